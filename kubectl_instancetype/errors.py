@@ -1,0 +1,80 @@
+"""The one exception hierarchy of the tool, and the exit codes it maps to.
+
+Every error can carry a :class:`Location` so that the CLI prints the single message grammar
+``path:line:col: error: message``. The core raises these; only ``cli.py`` turns them into output
+and exit statuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # a VM KubeVirt would reject, or --check found files to change
+EXIT_USAGE = 2  # bad command line
+EXIT_INPUT = 3  # input that cannot be processed
+
+
+@dataclass(frozen=True)
+class Location:
+    """A 1-based position in a named input (``<stdin>`` for standard input)."""
+
+    path: str
+    line: int = 1
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+class ToolError(Exception):
+    """Base class of every error the tool reports to its user."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def with_location(self, location: Location) -> ToolError:
+        """The same error pointing at ``location`` (kept when it already has one)."""
+        if self.location is not None:
+            return self
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.args = self.args
+        clone.location = location
+        return clone
+
+    def render(self) -> str:
+        """The one-line ``path:line:col: error: message`` form."""
+        prefix = f"{self.location}: " if self.location else ""
+        return f"{prefix}error: {self.message}"
+
+
+class InputError(ToolError):
+    """Input that cannot be processed: syntax, wrong types, unknown versions, unreadable files."""
+
+    exit_code = EXIT_INPUT
+
+
+class UsageError(ToolError):
+    """A command line that does not make sense."""
+
+    exit_code = EXIT_USAGE
+
+
+class KubeVirtError(ToolError):
+    """KubeVirt would reject this VirtualMachine or fail to expand it; the message is KubeVirt's own."""
+
+    exit_code = EXIT_FINDINGS
+
+    def __init__(self, message: str, stage: str = "expand", paths: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.stage = stage
+        self.paths = paths
+
+
+class InternalLimitError(InputError):
+    """Input refused because it exceeds a documented safety limit (alias bombs, huge documents)."""

@@ -1,0 +1,8 @@
+"""Everything that reads or writes YAML text: fast loading, kubectl-style dumping, round-trip editing.
+
+This package is the only one that imports ruamel.yaml.
+"""
+
+from .load import DEFAULT_LIMITS, Document, Limits, load_stream, resolve_plain
+
+__all__ = ["DEFAULT_LIMITS", "Document", "Limits", "load_stream", "resolve_plain"]

@@ -1,0 +1,355 @@
+"""Loading YAML and JSON streams into plain data, fast, the way Kubernetes reads them.
+
+Documents are built straight from the parser's events (libyaml through ruamel.yaml.clib when it is
+installed), resolving plain scalars with the YAML 1.1 rules that Kubernetes' go-yaml applies
+(``yes``/``on`` are booleans, ``1e9`` is a number). Only the standard ``tag:yaml.org,2002`` tags are
+accepted. Positions are not kept on the hot path: :meth:`Document.locate` parses the one document again
+when an error needs ``line:col``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError, InternalLimitError, Location
+
+try:  # the C parser (libyaml); ruamel's pure-Python parser is the fallback
+    from _ruamel_yaml import CParser as _CParser  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
+    _CParser = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Safety limits for untrusted input; documented in the README and configurable on the CLI."""
+
+    max_nodes: int = 2_000_000  # nodes of one document once aliases are expanded
+    max_depth: int = 512  # nesting depth of collections
+    max_bytes: int = 256 * 1024 * 1024  # size of one input stream
+
+
+DEFAULT_LIMITS = Limits()
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """One document of an input stream, as plain JSON-like data."""
+
+    data: Any
+    source: str
+    index: int
+    line: int
+    col: int
+    text: str = field(repr=False, default="")
+
+    @property
+    def location(self) -> Location:
+        return Location(self.source, self.line, self.col)
+
+    def locate(self, path: tuple[str | int, ...]) -> Location:
+        """Where the value at JSON ``path`` starts (the deepest existing prefix of it)."""
+        if not self.text:
+            return self.location
+        line, col = _locate(self.text, self.index, path)
+        return Location(self.source, line, col)
+
+
+_BOOL = {
+    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+}
+_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_INT = re.compile(r"[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|0|[1-9][0-9_]*)\Z")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9_]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_SPECIAL_FLOAT = {
+    ".inf": float("inf"), ".Inf": float("inf"), ".INF": float("inf"),
+    "+.inf": float("inf"), "+.Inf": float("inf"), "+.INF": float("inf"),
+    "-.inf": float("-inf"), "-.Inf": float("-inf"), "-.INF": float("-inf"),
+    ".nan": float("nan"), ".NaN": float("nan"), ".NAN": float("nan"),
+}
+_FIRST = frozenset("0123456789+-.~nNyYtTfFoO")
+_TAG = "tag:yaml.org,2002:"
+
+
+def resolve_plain(value: str) -> Any:
+    """The value of an untagged plain scalar under YAML 1.1 (Kubernetes') rules."""
+    if not value:
+        return None
+    if value[0] not in _FIRST:
+        return value
+    if value in _NULL:
+        return None
+    b = _BOOL.get(value)
+    if b is not None:
+        return b
+    if _INT.match(value):
+        return _parse_int(value)
+    if _FLOAT.match(value) and any(c.isdigit() for c in value):
+        return float(value.replace("_", ""))
+    return _SPECIAL_FLOAT.get(value, value)
+
+
+def _parse_int(value: str) -> int:
+    text = value.replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if digits.startswith("0b"):
+        return sign * int(digits[2:], 2)
+    if digits.startswith("0x"):
+        return sign * int(digits[2:], 16)
+    if digits.startswith("0o"):
+        return sign * int(digits[2:], 8)
+    if len(digits) > 1 and digits.startswith("0"):
+        return sign * int(digits, 8)
+    return sign * int(digits)
+
+
+def _tagged(tag: str, value: str, where: Location) -> Any:
+    name = tag[len(_TAG):] if tag.startswith(_TAG) else None
+    if name == "str":
+        return value
+    if name in ("int", "float", "bool", "null"):
+        resolved = resolve_plain(value)
+        ok = {
+            "int": isinstance(resolved, int) and not isinstance(resolved, bool),
+            "float": isinstance(resolved, (int, float)) and not isinstance(resolved, bool),
+            "bool": isinstance(resolved, bool),
+            "null": resolved is None,
+        }[name]
+        if not ok:
+            raise InputError(f"cannot read {value!r} as !!{name}", where)
+        return float(resolved) if name == "float" else resolved
+    if name in ("binary", "timestamp"):
+        return "".join(value.split()) if name == "binary" else value
+    raise InputError(f"unsupported YAML tag {tag!r} (only the standard YAML types are accepted)", where)
+
+
+def _events(text: str) -> Iterator[Any]:
+    if _CParser is not None:
+        parser = _CParser(text)
+        while parser.check_event():
+            yield parser.get_event()
+        return
+    from ruamel.yaml import YAML  # pragma: no cover
+
+    yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
+
+
+def _mark(mark: Any, source: str) -> Location:
+    return Location(source, mark.line + 1, mark.column + 1)
+
+
+def _syntax_error(exc: Exception, source: str) -> InputError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[-1]
+    context = getattr(exc, "context", None)
+    message = f"YAML syntax error: {context}, {problem}" if context else f"YAML syntax error: {problem}"
+    if mark is None:
+        return InputError(message, Location(source))
+    return InputError(message, _mark(mark, source))
+
+
+class _Builder:
+    """Turns one stream's events into documents (a hand-written constructor, for speed)."""
+
+    def __init__(self, text: str, source: str, limits: Limits) -> None:
+        self.text = text
+        self.source = source
+        self.limits = limits
+
+    def documents(self) -> list[Document]:
+        if len(self.text) > self.limits.max_bytes:
+            raise InternalLimitError(
+                f"input is larger than the limit of {self.limits.max_bytes} bytes (--max-input-bytes)",
+                Location(self.source),
+            )
+        out: list[Document] = []
+        events = _events(self.text)
+        try:
+            index = 0
+            for event in events:
+                name = type(event).__name__
+                if name == "DocumentStartEvent":
+                    first = next(events)
+                    data = self._value(first, events)
+                    next(events)  # DocumentEndEvent
+                    out.append(
+                        Document(
+                            data,
+                            self.source,
+                            index,
+                            first.start_mark.line + 1,
+                            first.start_mark.column + 1,
+                            self.text,
+                        )
+                    )
+                    index += 1
+        except InputError:
+            raise
+        except RecursionError:
+            raise InternalLimitError("document nested too deeply", Location(self.source)) from None
+        except Exception as exc:  # the parsers raise their own MarkedYAMLError family
+            raise _syntax_error(exc, self.source) from None
+        return out
+
+    def _value(self, first: Any, events: Iterator[Any]) -> Any:
+        anchors: dict[str, tuple[Any, int]] = {}
+        count = 0
+        max_nodes = self.limits.max_nodes
+        max_depth = self.limits.max_depth
+        # An explicit stack instead of recursion: deep nesting cannot exhaust Python's stack.
+        stack: list[list[Any]] = []  # [container, pending_key, anchor, start_count, start_mark]
+        event: Any = first
+        while True:
+            kind = type(event).__name__
+            count += 1
+            if kind == "ScalarEvent":
+                if event.tag and event.tag != "!":
+                    value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
+                elif event.style:
+                    value = event.value
+                else:
+                    value = resolve_plain(event.value)
+                if event.anchor:
+                    anchors[event.anchor] = (value, 1)
+            elif kind == "AliasEvent":
+                if event.anchor not in anchors:
+                    raise InputError(
+                        f"unknown YAML alias *{event.anchor}", _mark(event.start_mark, self.source)
+                    )
+                value, size = anchors[event.anchor]
+                count += size
+            elif kind in ("MappingStartEvent", "SequenceStartEvent"):
+                if event.tag and event.tag not in (_TAG + "map", _TAG + "seq", _TAG + "omap", "!"):
+                    raise InputError(
+                        f"unsupported YAML tag {event.tag!r} (only the standard YAML types are accepted)",
+                        _mark(event.start_mark, self.source),
+                    )
+                if len(stack) >= max_depth:
+                    raise InternalLimitError(
+                        f"document nested deeper than the limit of {max_depth} levels",
+                        _mark(event.start_mark, self.source),
+                    )
+                container: Any = {} if kind == "MappingStartEvent" else []
+                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark])
+                event = next(events)
+                continue
+            else:  # MappingEndEvent / SequenceEndEvent
+                frame = stack.pop()
+                value = frame[0]
+                if frame[2]:
+                    anchors[frame[2]] = (value, count - frame[3])
+            if count > max_nodes:
+                raise InternalLimitError(
+                    f"document has more than {max_nodes} nodes once aliases are expanded (--max-nodes)",
+                    _mark(first.start_mark, self.source),
+                )
+            if not stack:
+                return value
+            top = stack[-1]
+            parent = top[0]
+            if isinstance(parent, list):
+                parent.append(value)
+            elif top[1] is _NO_KEY:
+                top[1] = value
+                top.append(event.start_mark)
+            else:
+                self._put(parent, top.pop(), top[1], value)
+                top[1] = _NO_KEY
+            event = next(events)
+
+    def _put(self, mapping: dict[str, Any], mark: Any, key: Any, value: Any) -> None:
+        if key == "<<":
+            for source in value if isinstance(value, list) else [value]:
+                if not isinstance(source, dict):
+                    raise InputError("YAML merge key '<<' needs a mapping", _mark(mark, self.source))
+                for k, v in source.items():
+                    mapping.setdefault(k, v)
+            return
+        if isinstance(key, (dict, list)):
+            raise InputError("mapping keys must be scalars", _mark(mark, self.source))
+        if not isinstance(key, str):
+            key = _key_text(key)
+        if key in mapping:
+            raise InputError(f'mapping key "{key}" already defined', _mark(mark, self.source))
+        mapping[key] = value
+
+
+_NO_KEY = object()
+
+
+def _key_text(key: Any) -> str:
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return str(key)
+
+
+def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:
+    """Every document of a YAML (or JSON) stream; empty documents are dropped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    docs = _Builder(text, source, limits).documents()
+    return [d for d in docs if d.data is not None]
+
+
+def _locate(text: str, index: int, path: tuple[str | int, ...]) -> tuple[int, int]:
+    """(line, col) of the node at ``path`` in document ``index`` of ``text`` (best effort)."""
+    events = _events(text)
+    best = (1, 1)
+    try:
+        doc = -1
+        for event in events:
+            if type(event).__name__ == "DocumentStartEvent":
+                doc += 1
+                if doc == index:
+                    node = next(events)
+                    best = (node.start_mark.line + 1, node.start_mark.column + 1)
+                    return _walk(node, events, path, best)
+    except Exception:
+        return best
+    return best
+
+
+def _walk(node: Any, events: Iterator[Any], path: tuple[str | int, ...], best: tuple[int, int]) -> tuple[int, int]:
+    here = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if not path:
+        return here
+    kind = type(node).__name__
+    want = path[0]
+    if kind == "MappingStartEvent":
+        while True:
+            key = next(events)
+            if type(key).__name__ == "MappingEndEvent":
+                return here
+            value = next(events)
+            if type(key).__name__ == "ScalarEvent" and key.value == str(want):
+                if len(path) == 1:
+                    return (key.start_mark.line + 1, key.start_mark.column + 1)
+                return _walk(value, events, path[1:], here)
+            _skip(value, events)
+    if kind == "SequenceStartEvent" and isinstance(want, int):
+        i = 0
+        while True:
+            item = next(events)
+            if type(item).__name__ == "SequenceEndEvent":
+                return here
+            if i == want:
+                return _walk(item, events, path[1:], here)
+            _skip(item, events)
+            i += 1
+    return here
+
+
+def _skip(node: Any, events: Iterator[Any]) -> None:
+    depth = 1 if type(node).__name__ in ("MappingStartEvent", "SequenceStartEvent") else 0
+    while depth:
+        name = type(next(events)).__name__
+        if name in ("MappingStartEvent", "SequenceStartEvent"):
+            depth += 1
+        elif name in ("MappingEndEvent", "SequenceEndEvent"):
+            depth -= 1
