@@ -21,7 +21,6 @@ Recursion is one Python frame per nesting level, so documents as deep as the loa
 
 from __future__ import annotations
 
-import copy
 import json
 from bisect import bisect_left
 from dataclasses import dataclass
@@ -55,25 +54,34 @@ def escape(token: str) -> str:
 
 
 def _diff(old: Any, new: Any, path: str, out: list[Op]) -> None:
-    """Append to ``out`` the operations turning ``old`` into ``new``, both found at ``path``."""
+    """Append to ``out`` the operations turning ``old`` into ``new``, both found at ``path``.
+
+    The only recursive function: one frame per nesting level.
+    """
     if _same(old, new):
         return
-    if isinstance(old, dict) and isinstance(new, dict):
-        steps = _object_steps(old, new, path)
-    elif isinstance(old, list) and isinstance(new, list):
-        old_names, new_names = _names(old), _names(new)
-        if old_names is None or new_names is None:
-            out.extend(_indexed(old, new, path))
-            return
-        steps = _keyed_steps(old, new, old_names, new_names, path)
-    else:
-        out.append(_op("replace", path, new))
-        return
+    steps, may_shorten = _plan(old, new, path)
+    ops: list[Op] = [] if may_shorten else out
     for step in steps:
         if isinstance(step, _Pair):
-            _diff(step.old, step.new, step.path, out)
+            _diff(step.old, step.new, step.path, ops)
         else:
-            out.append(step)
+            ops.append(step)
+    if may_shorten:
+        whole = [_op("replace", path, new)]
+        out.extend(whole if _size(whole) < _size(ops) else ops)
+
+
+def _plan(old: Any, new: Any, path: str) -> tuple[list[_Step], bool]:
+    """The steps turning ``old`` into ``new`` (unequal), and whether one whole ``replace`` may be shorter."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return _object_steps(old, new, path), False
+    if isinstance(old, list) and isinstance(new, list):
+        old_names, new_names = _names(old), _names(new)
+        if old_names is None or new_names is None:
+            return _indexed_steps(old, new, path), True
+        return _keyed_steps(old, new, old_names, new_names, path), False
+    return [_op("replace", path, new)], False
 
 
 def _object_steps(old: dict[str, Any], new: dict[str, Any], path: str) -> list[_Step]:
@@ -150,16 +158,14 @@ def _kept(old_names: list[str], new_names: list[str]) -> frozenset[str]:
     return frozenset(kept)
 
 
-def _indexed(old: list[Any], new: list[Any], path: str) -> list[Op]:
-    """Index-by-index operations (appending with ``/-``, removing from the end), or one ``replace``
-    of the whole list when its JSON text is strictly shorter."""
-    ops: list[Op] = []
-    for i, (before, after) in enumerate(zip(old, new, strict=False)):
-        _diff(before, after, f"{path}/{i}", ops)
-    ops.extend(_op("add", f"{path}/-", item) for item in new[len(old) :])
-    ops.extend(_op("remove", f"{path}/{i}") for i in reversed(range(len(new), len(old))))
-    whole = [_op("replace", path, new)]
-    return whole if _size(whole) < _size(ops) else ops
+def _indexed_steps(old: list[Any], new: list[Any], path: str) -> list[_Step]:
+    """Index by index: diff the common prefix, append with ``/-``, remove surplus from the end."""
+    steps: list[_Step] = [
+        _Pair(before, after, f"{path}/{i}") for i, (before, after) in enumerate(zip(old, new, strict=False))
+    ]
+    steps.extend(_op("add", f"{path}/-", item) for item in new[len(old) :])
+    steps.extend(_op("remove", f"{path}/{i}") for i in reversed(range(len(new), len(old))))
+    return steps
 
 
 def _size(ops: list[Op]) -> int:
@@ -171,7 +177,24 @@ def _op(op: str, path: str, value: Any = None) -> Op:
     """One operation; ``add`` and ``replace`` carry a copy of ``value`` so the patch never aliases ``new``."""
     if op == "remove":
         return {"op": op, "path": path}
-    return {"op": op, "path": path, "value": copy.deepcopy(value)}
+    return {"op": op, "path": path, "value": _clone(value)}
+
+
+def _clone(value: Any) -> Any:
+    """A deep copy of JSON-like data made iteratively, so any depth the loader accepts is fine."""
+    if not isinstance(value, dict | list):
+        return value
+    root: Any = {} if isinstance(value, dict) else [None] * len(value)
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        for key, child in source.items() if isinstance(source, dict) else enumerate(source):
+            if isinstance(child, dict | list):
+                copied: Any = {} if isinstance(child, dict) else [None] * len(child)
+                stack.append((child, copied))
+                child = copied
+            target[key] = child
+    return root
 
 
 def _kind(value: Any) -> type:
