@@ -30,7 +30,7 @@ def merge(fragments: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def _merge_into(target: dict[str, Any], fragment: dict[str, Any]) -> None:
     for key, value in fragment.items():
         current = target.get(key)
-        if isinstance(value, dict) and value and isinstance(current, dict):
+        if isinstance(value, dict) and isinstance(current, dict):
             _merge_into(current, value)
         else:
             target[key] = copy_tree(value)
