@@ -6,8 +6,8 @@ or any RFC 6902 library, so it is minimal and deterministic rather than clever:
 * objects are diffed key by key: keys of the old object in the old object's order (``remove`` or a
   recursive diff), then keys only the new object has, sorted by code point (``add``). The output
   depends only on the documents, never on ``PYTHONHASHSEED``;
-* lists whose items are all objects with a unique string ``name`` in both documents (KubeVirt's
-  disks, interfaces, volumes, networks, …) are matched by name: the longest run of names whose
+* non-empty lists whose items are all objects with a unique string ``name`` in both documents
+  (KubeVirt's disks, interfaces, volumes, networks, …) are matched by name: the longest run of names whose
   relative order is unchanged is kept and diffed in place, the other old items are removed from the
   highest index down, and the other new items are added at their final index (``/-`` only when
   appending at the end);

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 import jsonpatch
 import pytest
 from conftest import SHARED, TESTDATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.patch import escape, make_patch
 from kubectl_instancetype.yamlio.load import load_stream
@@ -25,15 +28,11 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def applied(old: Any, new: Any) -> Any:
-    """``old`` patched with ``make_patch(old, new)`` by the jsonpatch library."""
-    return jsonpatch.apply_patch(old, make_patch(old, new))
-
-
-def corpus_vm(case: Path) -> Any:
-    """The VirtualMachine of a conformance case: the last document of its input."""
-    path = case / "input.yaml"
-    return load_stream(path.read_text(), str(path))[-1].data
+def vm_and_expansion(case: Path) -> tuple[Any, Any]:
+    """A case's VirtualMachine (the last document of ``input.yaml``, or ``vm.yaml``) and its expansion."""
+    path = case / "input.yaml" if (case / "input.yaml").exists() else case / "vm.yaml"
+    vm = load_stream(path.read_text(), str(path))[-1].data
+    return vm, json.loads((case / "expected.json").read_text())
 
 
 def a(name: str, **fields: Any) -> dict[str, Any]:
@@ -175,14 +174,13 @@ def test_documents_as_deep_as_the_loader_allows() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_corpus_vm_to_expansion(case: Path) -> None:
-    vm, expected = corpus_vm(case), json.loads((case / "expected.json").read_text())
-    assert canonical(applied(vm, expected)) == canonical(expected)
+    vm, expected = vm_and_expansion(case)
+    assert canonical(jsonpatch.apply_patch(vm, make_patch(vm, expected))) == canonical(expected)
 
 
 @pytest.mark.parametrize("golden", GOLDENS, ids=[g.name for g in GOLDENS])
 def test_golden_patch(golden: Path, update_goldens: bool) -> None:
-    vm = load_stream((golden / "vm.yaml").read_text(), "vm.yaml")[0].data
-    text = json.dumps(make_patch(vm, json.loads((golden / "expected.json").read_text())), indent=2) + "\n"
+    text = json.dumps(make_patch(*vm_and_expansion(golden)), indent=2) + "\n"
     if update_goldens:
         (golden / "patch.json").write_text(text)
     assert text == (golden / "patch.json").read_text()
@@ -210,3 +208,114 @@ def test_same_bytes_whatever_the_hash_seed() -> None:
     first = run("1")
     assert first.count(b"\n") == len(CASES) + 1
     assert run("4242") == first
+
+
+SCALARS = st.sampled_from(
+    [None, True, False, 0, 1, -1, 1.0, 0.0, -0.0, 2.5, float("nan"), "", "a", "1", "~/"]
+)
+KEYS = st.text(alphabet="ab~/-0", max_size=3)
+NAMES = st.sampled_from(["a", "b", "c", "d", "e", "f"])
+
+
+def named(children: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Items of KubeVirt-like lists: a ``name`` and maybe another field."""
+    return st.fixed_dictionaries({"name": NAMES}, optional={"v": children})
+
+
+def containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(KEYS, children, max_size=4),
+        st.lists(named(children), max_size=5, unique_by=lambda item: item["name"]),
+        st.lists(st.one_of(named(children), children), max_size=5),  # duplicates, non-dict items
+    )
+
+
+JSON = st.recursive(SCALARS, containers, max_leaves=12)
+
+
+def check(old: Any, new: Any) -> list[dict[str, Any]]:
+    """Assert that the patch is plain RFC 6902 without move/copy/test and rebuilds ``new`` exactly."""
+    before = canonical(old)
+    ops = make_patch(old, new)
+    for op in ops:
+        assert op["op"] in {"add", "remove", "replace"}
+        assert set(op) == ({"op", "path"} if op["op"] == "remove" else {"op", "path", "value"})
+    assert canonical(jsonpatch.apply_patch(old, ops)) == canonical(new)
+    assert canonical(old) == before
+    return ops
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, JSON)
+def test_random_documents(old: Any, new: Any) -> None:
+    check(old, new)
+    assert make_patch(new, new) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_random_edits_of_name_keyed_lists(data: st.DataObject) -> None:
+    old = data.draw(st.lists(named(SCALARS), max_size=6, unique_by=lambda item: item["name"]))
+    new = data.draw(st.permutations(old))
+    new = [item for item in new if data.draw(st.booleans()) or len(new) < 3]
+    new = [dict(item, v=data.draw(SCALARS)) if data.draw(st.booleans()) else item for item in new]
+    extra = [a(name) for name in "uvw" if data.draw(st.booleans())]
+    for item in extra:
+        new.insert(data.draw(st.integers(0, len(new))), item)
+    ops = check({"disks": old}, {"disks": new})
+    if not (old and new):
+        return  # an empty list is not name-keyed: one add or one replace of the whole list
+    top = [op for op in ops if op["path"].count("/") == 2]  # whole items added or removed
+    kept = longest_kept(old, new)
+    assert sum(op["op"] == "remove" for op in top) == len(old) - kept
+    assert sum(op["op"] == "add" for op in top) == len(new) - kept
+
+
+def longest_kept(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> int:
+    """Most items that keep their relative order (quadratic LCS by name: the test's own oracle)."""
+    names = [item["name"] for item in new]
+    best = [[0] * (len(names) + 1) for _ in range(len(old) + 1)]
+    for i, item in enumerate(old):
+        for j, name in enumerate(names):
+            same = best[i][j] + 1 if item["name"] == name else 0
+            best[i + 1][j + 1] = max(best[i][j + 1], best[i + 1][j], same)
+    return best[-1][-1]
+
+
+def kustomize_cases() -> list[Path]:
+    """The golden and the first expanded case of every conformance family."""
+    firsts: dict[str, Path] = {}
+    for case in CASES:
+        firsts.setdefault(case.name.rsplit("-", 1)[0], case)
+    return [*GOLDENS, *firsts.values()]
+
+
+KUSTOMIZATION = """\
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- vm.json
+patches:
+- path: patch.json
+  target:
+    group: kubevirt.io
+    version: v1
+    kind: VirtualMachine
+    name: {name}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not on PATH")
+@pytest.mark.parametrize("case", kustomize_cases(), ids=lambda case: case.name)
+def test_patch_as_a_kustomize_json6902_patch(case: Path, tmp_path: Path) -> None:
+    vm, expected = vm_and_expansion(case)
+    (tmp_path / "vm.json").write_text(json.dumps(vm))
+    (tmp_path / "patch.json").write_text(json.dumps(make_patch(vm, expected), indent=2))
+    (tmp_path / "kustomization.yaml").write_text(KUSTOMIZATION.format(name=vm["metadata"]["name"]))
+    built = subprocess.run(
+        ["kubectl", "kustomize", str(tmp_path)], capture_output=True, text=True, check=True
+    )
+    [document] = load_stream(built.stdout, "kubectl kustomize")
+    assert canonical(document.data) == canonical(expected)
