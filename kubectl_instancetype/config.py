@@ -1,0 +1,258 @@
+"""The KubeVirt cluster configuration a render assumes (``spec.configuration`` of the KubeVirt CR).
+
+Defaults are KubeVirt's own for an empty ``spec.configuration`` (``pkg/virt-config/configuration.go``,
+``defaultClusterConfig``). KubeVirt decodes the CR's configuration *over* those defaults with Go's
+``encoding/json``, so nested objects merge key by key (``network: {defaultNetworkInterface: masquerade}``
+keeps ``permitBridgeInterfaceOnPodNetwork: true``) while lists replace; :func:`load_config` does the same.
+Only the settings that VM expansion and VMI rendering read are modelled; every other key is kept in
+``raw`` and shown by ``kubectl instancetype config``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .errors import InputError, Location
+
+DEFAULT_MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "ppc64le": "pseries", "s390x": "s390-ccw-virtio"}
+ARCHITECTURES = ("amd64", "arm64", "s390x")
+NETWORK_INTERFACES = ("", "bridge", "slirp", "masquerade")
+PULL_POLICIES = ("", "Always", "Never", "IfNotPresent")
+EVICTION_STRATEGIES = ("None", "LiveMigrate", "LiveMigrateIfPossible", "External")
+ROLLOUT_STRATEGIES = ("Stage", "LiveUpdate")
+REFERENCE_POLICIES = ("reference", "expand", "expandAll")
+DEFAULT_CPU_REQUEST = "100m"
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    """The settings of a KubeVirt CR that expansion and VMI rendering read, with KubeVirt's defaults."""
+
+    default_architecture: str = "amd64"
+    machine_type: str = ""  # the deprecated global override; "" = per architecture
+    arch_machine_types: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_MACHINE_TYPES))
+    default_network_interface: str = "bridge"
+    permit_bridge_on_pod_network: bool = True
+    permit_slirp_interface: bool = False
+    eviction_strategy: str | None = "None"
+    cpu_request: str = DEFAULT_CPU_REQUEST
+    cpu_model: str = ""  # "" = KubeVirt's built-in host-model (host-passthrough on arm64)
+    image_pull_policy: str = "IfNotPresent"
+    memory_overcommit: int = 100
+    vm_rollout_strategy: str = "LiveUpdate"
+    max_hotplug_ratio: int = 4
+    max_cpu_sockets: int = 0  # 0 = unset
+    max_guest: str | None = None  # a Quantity string, None = unset
+    reference_policy: str = "reference"
+    feature_gates: tuple[str, ...] = ()
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def machine_type_for(self, arch: str) -> str:
+        """The default machine type for ``arch`` (global override first, then per architecture).
+
+        Like ``GetMachineType`` in pkg/virt-config/virt-config.go, an architecture KubeVirt does not
+        know falls back to the amd64 setting.
+        """
+        if self.machine_type:
+            return self.machine_type
+        if arch in ("arm64", "ppc64le", "s390x"):
+            return self.arch_machine_types.get(arch, "")
+        return self.arch_machine_types.get("amd64", "")
+
+    @property
+    def root_enabled(self) -> bool:
+        """Whether the ``Root`` feature gate lets VMIs run as root (no ``status.runtimeUser: 107``)."""
+        return "Root" in self.feature_gates
+
+    @property
+    def live_update(self) -> bool:
+        """Whether ``vmRolloutStrategy`` is ``LiveUpdate`` (which turns on the hot-plug maxima)."""
+        return self.vm_rollout_strategy == "LiveUpdate"
+
+
+DEFAULT_CONFIG = ClusterConfig()
+
+
+def is_kubevirt_cr(data: Any) -> bool:
+    """Whether a parsed document is a ``kubevirt.io`` ``KubeVirt`` custom resource."""
+    return (
+        isinstance(data, dict)
+        and data.get("kind") == "KubeVirt"
+        and str(data.get("apiVersion", "")).startswith("kubevirt.io/")
+    )
+
+
+def configuration_of(data: Any, where: Location) -> tuple[dict[str, Any], str]:
+    """``(spec.configuration, status.defaultArchitecture)`` of a KubeVirt CR, or a bare configuration."""
+    if not isinstance(data, dict):
+        raise InputError("KubeVirt configuration must be a mapping", where)
+    if not is_kubevirt_cr(data):
+        return data, ""
+    spec = _mapping(data.get("spec"), "spec", where)
+    status = _mapping(data.get("status"), "status", where)
+    arch = status.get("defaultArchitecture") or ""
+    if not isinstance(arch, str):
+        raise InputError("status.defaultArchitecture must be a string", where)
+    return _mapping(spec.get("configuration"), "spec.configuration", where), arch
+
+
+def load_config(data: Any, source: str = "<config>", arch: str | None = None) -> ClusterConfig:
+    """The effective configuration for a KubeVirt CR (or a bare ``spec.configuration``) and ``--arch``.
+
+    Raises :class:`InputError` for settings of the wrong type or values KubeVirt's ``validateConfig``
+    rejects (KubeVirt would then keep its previous configuration; a render has none to keep).
+    """
+    where = Location(source)
+    conf, status_arch = configuration_of(data if data is not None else {}, where)
+    merged = merge_json(default_configuration(), conf)
+    if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
+        merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
+    cfg = _from_merged(merged, where)
+    return with_architecture(cfg, arch, where) if arch is not None else cfg
+
+
+def with_architecture(cfg: ClusterConfig, arch: str, where: Location | None = None) -> ClusterConfig:
+    """``cfg`` with another default architecture (``--arch``)."""
+    if arch not in ARCHITECTURES:
+        raise InputError(f"unsupported architecture {arch!r} (want one of {', '.join(ARCHITECTURES)})", where)
+    return replace(cfg, default_architecture=arch)
+
+
+def _mapping(value: Any, name: str, where: Location) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InputError(f"{name} must be a mapping", where)
+    return value
+
+
+def default_configuration() -> dict[str, Any]:
+    """KubeVirt's ``spec.configuration`` defaults, as JSON (the settings this tool knows about)."""
+    arch = {
+        name: {"machineType": machine, "ovmfPath": ovmf, "emulatedMachines": emulated}
+        for name, machine, ovmf, emulated in (
+            ("amd64", "q35", "/usr/share/OVMF", ["q35*", "pc-q35*"]),
+            ("arm64", "virt", "/usr/share/AAVMF", ["virt*"]),
+            ("ppc64le", "pseries", "/usr/share/OVMF", ["pseries*"]),
+        )
+    }
+    return {
+        "cpuRequest": DEFAULT_CPU_REQUEST,
+        "developerConfiguration": {"memoryOvercommit": 100, "cpuAllocationRatio": 10, "featureGates": []},
+        "evictionStrategy": "None",
+        "imagePullPolicy": "IfNotPresent",
+        "network": {
+            "defaultNetworkInterface": "bridge",
+            "permitSlirpInterface": False,
+            "permitBridgeInterfaceOnPodNetwork": True,
+        },
+        "architectureConfiguration": {**arch, "defaultArchitecture": "amd64"},
+        "liveUpdateConfiguration": {"maxHotplugRatio": 4},
+        "vmRolloutStrategy": "LiveUpdate",
+        "instancetype": {"referencePolicy": "reference"},
+    }
+
+
+def merge_json(base: Any, override: Any) -> Any:
+    """``override`` decoded over ``base`` the way Go's ``encoding/json`` fills a pre-set struct.
+
+    Objects merge key by key, everything else (lists, scalars, null) replaces.
+    """
+    if isinstance(base, dict) and isinstance(override, dict):
+        out = dict(base)
+        for key, value in override.items():
+            out[key] = merge_json(base.get(key), value)
+        return out
+    return override
+
+
+def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
+    r = _Reader(conf, where)
+    net, dev, live = r.sub("network"), r.sub("developerConfiguration"), r.sub("liveUpdateConfiguration")
+    arch_conf = r.sub("architectureConfiguration")
+    machines = {a: arch_conf.sub(a).string("machineType") for a in DEFAULT_MACHINE_TYPES if a != "s390x"}
+    machines["s390x"] = arch_conf.sub("s390x").string("machineType") or DEFAULT_MACHINE_TYPES["s390x"]
+    return ClusterConfig(
+        default_architecture=arch_conf.string("defaultArchitecture") or "amd64",
+        machine_type=r.string("machineType"),
+        arch_machine_types=machines,
+        default_network_interface=net.choice("defaultNetworkInterface", NETWORK_INTERFACES),
+        permit_bridge_on_pod_network=net.boolean("permitBridgeInterfaceOnPodNetwork"),
+        permit_slirp_interface=net.boolean("permitSlirpInterface"),
+        eviction_strategy=r.choice("evictionStrategy", EVICTION_STRATEGIES, allow_none=True) or None,
+        cpu_request=r.quantity("cpuRequest") or DEFAULT_CPU_REQUEST,
+        cpu_model=r.string("cpuModel"),
+        image_pull_policy=r.choice("imagePullPolicy", PULL_POLICIES),
+        memory_overcommit=dev.integer("memoryOvercommit", minimum=1),
+        vm_rollout_strategy=r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True),
+        # GetMaxHotplugRatio: 1 when liveUpdateConfiguration itself is null
+        max_hotplug_ratio=live.integer("maxHotplugRatio") if live.data else 1,
+        max_cpu_sockets=live.integer("maxCpuSockets", minimum=0),
+        max_guest=live.quantity("maxGuest"),
+        reference_policy=r.sub("instancetype").choice("referencePolicy", REFERENCE_POLICIES) or "reference",
+        feature_gates=tuple(dev.strings("featureGates")),
+        raw=conf,
+    )
+
+
+class _Reader:
+    """Typed access to one object of the merged configuration; wrong types raise :class:`InputError`."""
+
+    def __init__(self, data: Any, where: Location, path: str = "spec.configuration") -> None:
+        if data is not None and not isinstance(data, dict):
+            raise InputError(f"{path} must be a mapping", where)
+        self.data: dict[str, Any] = data or {}
+        self.where = where
+        self.path = path
+
+    def _get(self, key: str, kinds: tuple[type, ...], what: str) -> Any:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise InputError(f"{self.path}.{key} must be {what}, got {value!r}", self.where)
+        return value
+
+    def sub(self, key: str) -> _Reader:
+        return _Reader(self.data.get(key), self.where, f"{self.path}.{key}")
+
+    def string(self, key: str) -> str:
+        return str(self._get(key, (str,), "a string") or "")
+
+    def boolean(self, key: str) -> bool:
+        return bool(self._get(key, (bool,), "a boolean"))
+
+    def integer(self, key: str, minimum: int = 0) -> int:
+        value = self._get(key, (int,), "an integer")
+        if value is not None and value < minimum:
+            raise InputError(f"{self.path}.{key} must be at least {minimum}, got {value}", self.where)
+        return int(value or 0)
+
+    def strings(self, key: str) -> list[str]:
+        values = self._get(key, (list,), "a list of strings") or []
+        if not all(isinstance(v, str) for v in values):
+            raise InputError(f"{self.path}.{key} must be a list of strings", self.where)
+        return list(values)
+
+    def choice(self, key: str, allowed: tuple[str, ...], allow_none: bool = False) -> str:
+        value = self.string(key)
+        if value == "" and allow_none:
+            return value
+        if value not in allowed:
+            want = ", ".join(repr(a) for a in allowed if a)
+            message = f"{self.path}.{key}: unsupported value {value!r} (want one of {want})"
+            raise InputError(message, self.where)
+        return value
+
+    def quantity(self, key: str) -> str | None:
+        """A Kubernetes Quantity (string or number), checked by the quantity parser, in its JSON form."""
+        from .quantity import canonical
+
+        value = self._get(key, (str, int, float), "a quantity")
+        if value is None:
+            return None
+        try:
+            return canonical(value)
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"{self.path}.{key}: invalid quantity {value!r}: {exc}", self.where) from None
