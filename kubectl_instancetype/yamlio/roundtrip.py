@@ -1,0 +1,104 @@
+"""Rewriting YAML files in place (``render --write``) while keeping their comments and formatting.
+
+A file is cut into document bodies and the text around them (:mod:`.split`). Documents that do not
+change are copied from the original text, byte for byte. A changed document is loaded with ruamel.yaml's
+round-trip loader, edited in place (:mod:`.edit`), dumped in the file's own indentation and quote style
+(:mod:`.style`), and its untouched lines are spelled as in the original (:mod:`.merge`). Every rewritten
+document is loaded back with :func:`load_stream` and must equal the new data exactly: if keeping the old
+scalar styles would break that, the document is edited again without them, and if that fails too the
+file is refused rather than written wrong.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from ..errors import InputError, Location
+from .edit import Editor
+from .load import load_stream
+from .merge import keep_original
+from .split import Body, split
+from .style import Style, detect
+from .values import same
+
+
+class RewriteError(InputError):
+    """A document that cannot be rewritten so that it reads back as the new data."""
+
+
+def _yaml(style: Style) -> YAML:
+    yaml = YAML()  # round-trip mode
+    yaml.preserve_quotes = True
+    yaml.width = 1_000_000  # never fold long lines that were not folded before
+    yaml.indent(mapping=style.mapping, sequence=style.sequence, offset=style.offset)
+    return yaml
+
+
+def _dump(yaml: YAML, tree: Any) -> str:
+    out = io.StringIO()
+    yaml.dump(tree, out)
+    return out.getvalue()
+
+
+def _loads_as(text: str, new: Any, source: str) -> bool:
+    """Whether ``text`` is one document whose data is exactly ``new``."""
+    try:
+        docs = load_stream(text, source)
+    except InputError:
+        return False
+    return len(docs) == 1 and same(docs[0].data, new)
+
+
+def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
+    """The document ``text`` (LF line ends, final newline) edited to hold ``new``."""
+    yaml = _yaml(style)
+    tree = yaml.load(text)
+    normalised = _dump(yaml, tree)
+    edited = _dump(yaml, Editor(style, keep).document(tree, old, new))
+    if edited.endswith("\n...\n") and not text.rstrip().endswith("..."):
+        edited = edited[: -len("...\n")]
+    merged = keep_original(text, normalised, edited)
+    return merged if merged != edited and _loads_as(merged, new, "<merge>") else edited
+
+
+def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> str:
+    """The new text of one changed document body, in the body's own line-end conventions."""
+    lf = text.replace("\r\n", "\n")
+    final_newline = lf.endswith("\n")
+    lf = lf if final_newline else lf + "\n"
+    style = detect(lf, whole)
+    for keep in (True, False):
+        out = _edit(lf, body.data, new, style, keep)
+        if _loads_as(out, new, source):
+            break
+    else:
+        line = whole.count("\n", 0, body.start) + 1
+        where = Location(source, line)
+        raise RewriteError("cannot rewrite this document without changing its meaning", where)
+    if not final_newline:
+        out = out[:-1]
+    newline = "\r\n" if "\r\n" in text else style.newline
+    return out.replace("\n", newline) if newline != "\n" else out
+
+
+def rewrite(text: str, new_docs: Mapping[int, Any], source: str) -> str:
+    """``text`` with document ``i`` (numbered as :func:`load_stream` numbers them) holding ``new_docs[i]``.
+
+    Documents not in ``new_docs``, or whose new data equals their old data, are returned byte for byte;
+    changed documents are edited minimally, keeping comments, quoting, indentation and line ends.
+    """
+    layout = split(text, source)
+    missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
+    if missing:
+        raise ValueError(f"{source} has no document {missing[0]}")
+    out: list[str] = []
+    for body, piece in layout.pieces():
+        if body is None or body.index not in new_docs or same(body.data, new_docs[body.index]):
+            out.append(piece)
+        else:
+            out.append(_rewrite_body(body, piece, new_docs[body.index], text, source))
+    return "".join(out)

@@ -1,0 +1,92 @@
+"""Cutting a YAML stream into the exact text of each document, so that documents can be replaced one by one.
+
+A stream is cut into alternating *gaps* and *bodies*: a body is the text of one document's root node
+(with the comments and blank lines that follow it up to the document's end), a gap is everything between
+two bodies (document markers, directives, comments before ``---``, ``...``). Joining the pieces gives the
+text back byte for byte, so a rewrite replaces only the bodies it changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .load import load_stream
+
+try:  # the C parser (libyaml); marks count characters, like the pure-Python parser's
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
+    _CParser = None
+
+
+@dataclass(frozen=True)
+class Body:
+    """The text span ``[start, end)`` of one non-empty document, and its data as load_stream reads it."""
+
+    index: int
+    start: int
+    end: int
+    data: Any
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A stream's non-empty documents, in order, with their spans; the text between them is left alone."""
+
+    text: str
+    bodies: tuple[Body, ...]
+
+    def pieces(self) -> Iterator[tuple[Body | None, str]]:
+        """The stream as (body or None for a gap, text) pieces whose concatenation is ``text``."""
+        pos = 0
+        for body in self.bodies:
+            yield None, self.text[pos : body.start]
+            yield body, self.text[body.start : body.end]
+            pos = body.end
+        yield None, self.text[pos:]
+
+
+def events(text: str) -> Iterator[Any]:
+    if _CParser is not None:
+        parser = _CParser(text)
+        while parser.check_event():
+            yield parser.get_event()
+        return
+    from ruamel.yaml import YAML  # pragma: no cover
+
+    yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
+
+
+def _spans(text: str) -> dict[tuple[int, int], tuple[int, int]]:
+    """(line, col) of each document's root node, 1-based, mapped to the document body's span."""
+    spans: dict[tuple[int, int], tuple[int, int]] = {}
+    root: Any = None
+    for event in events(text):
+        kind = type(event).__name__
+        if kind == "DocumentStartEvent":
+            root = None
+        elif kind == "DocumentEndEvent":
+            mark = root.start_mark
+            spans[(mark.line + 1, mark.column + 1)] = (_line_start(text, mark.index), event.start_mark.index)
+        elif root is None:
+            root = event
+    return spans
+
+
+def _line_start(text: str, index: int) -> int:
+    """Where a root node's body starts: its line's start when only blanks precede it, else the node itself."""
+    start = text.rfind("\n", 0, index) + 1
+    return start if text[start:index].strip(" ") == "" else index
+
+
+def split(text: str, source: str) -> Layout:
+    """The layout of ``text``; documents are numbered exactly as :func:`load_stream` numbers them."""
+    offset = 1 if text.startswith("\ufeff") else 0
+    docs = load_stream(text, source)
+    spans = _spans(text[offset:])
+    bodies = []
+    for number, doc in enumerate(docs):
+        start, end = spans[(doc.line, doc.col)]
+        bodies.append(Body(number, start + offset, end + offset, doc.data))
+    return Layout(text, tuple(bodies))
