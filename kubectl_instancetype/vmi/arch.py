@@ -1,0 +1,62 @@
+"""Architecture-specific VMI defaults (pkg/defaults/arch/{amd64,arm64,s390x}.go).
+
+amd64 (and any architecture KubeVirt does not special-case): SATA disks, a cluster or ``host-model``
+CPU model, an i6300esb watchdog. arm64: virtio disks, ``host-passthrough``, UEFI without Secure Boot.
+s390x: virtio disks, ACPI off, a diag288 watchdog.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import ClusterConfig
+from .util import child
+
+Spec = dict[str, Any]
+
+DEFAULT_CPU_MODEL = "host-model"
+ARM64_CPU_MODEL = "host-passthrough"
+_DISK_BUS = {"arm64": "virtio", "s390x": "virtio"}
+_WATCHDOG = {"s390x": "diag288", "arm64": ""}
+
+
+def set_arch_features(spec: Spec) -> None:
+    """s390x has no ACPI: switch it off unless the VM says otherwise (runs before the API defaults)."""
+    if spec.get("architecture") != "s390x":
+        return
+    acpi = child(child(child(spec, "domain"), "features"), "acpi")
+    if acpi.get("enabled") is None:
+        acpi["enabled"] = False
+
+
+def set_arch_defaults(spec: Spec, cfg: ClusterConfig) -> None:
+    """Disk buses, the CPU model, the arm64 boot loader and the watchdog action for the architecture."""
+    arch = str(spec.get("architecture") or "")
+    domain = child(spec, "domain")
+    bus = _DISK_BUS.get(arch, "sata")
+    for disk in child(domain, "devices").get("disks") or []:
+        for target in ("disk", "cdrom", "lun"):
+            device = disk.get(target)
+            if isinstance(device, dict) and not device.get("bus"):
+                device["bus"] = bus
+    cpu = child(domain, "cpu")
+    if not cpu.get("model"):
+        cpu["model"] = ARM64_CPU_MODEL if arch == "arm64" else cfg.cpu_model or DEFAULT_CPU_MODEL
+    if arch == "arm64":
+        _uefi_boot(domain)
+    _watchdog_action(domain, _WATCHDOG.get(arch, "i6300esb"))
+
+
+def _uefi_boot(domain: Spec) -> None:
+    firmware = child(domain, "firmware")
+    if firmware.get("bootloader") is None:
+        firmware["bootloader"] = {"efi": {"secureBoot": False}}
+
+
+def _watchdog_action(domain: Spec, model: str) -> None:
+    watchdog = (domain.get("devices") or {}).get("watchdog")
+    if not model or not isinstance(watchdog, dict):
+        return
+    device = child(watchdog, model)
+    if not device.get("action"):
+        device["action"] = "reset"
