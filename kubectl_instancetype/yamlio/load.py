@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import InputError, InternalLimitError, Location
 
 try:  # the C parser (libyaml); ruamel's pure-Python parser is the fallback
-    from _ruamel_yaml import CParser as _CParser  # type: ignore[import-not-found]
+    from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
 

@@ -1,0 +1,5 @@
+"""``python -m kubectl_instancetype``."""
+
+from .cli import main
+
+main()

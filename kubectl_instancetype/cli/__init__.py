@@ -1,0 +1,72 @@
+"""The ``kubectl instancetype`` command line: a lazily loaded click group, one module per command.
+
+Only ``cli`` reads argv and the environment, prints, and picks exit codes. Commands are imported on
+demand so that ``render`` does not pay for the imports of ``diff`` or ``catalog``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from .. import __version__
+
+# name -> "module:attribute" (relative to this package); the one registry of commands.
+COMMANDS: dict[str, str] = {
+    "render": "render:render",
+}
+
+EXIT_CODES_HELP = """\b
+Exit status:
+  0  success (nothing to report, nothing to change)
+  1  a VirtualMachine KubeVirt would reject or fail to expand; with --check: files would change
+  2  usage error
+  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)"""
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        command: click.Command = getattr(module, attr)
+        return command
+
+
+def _version_message() -> str:
+    return f"kubectl-instancetype {__version__}"
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=EXIT_CODES_HELP,
+)
+@click.version_option(__version__, "--version", message="%(version)s", package_name="kubectl-instancetype")
+def main_group() -> None:
+    """Expand KubeVirt instancetypes and preferences offline, from files, exactly as KubeVirt does.
+
+    \b
+    Examples:
+      kubectl instancetype render -f vm.yaml
+      kubectl instancetype render -f vms/ -R --catalog instancetypes/ -o json
+    """
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console-script entry point: usage lines read ``kubectl instancetype …``."""
+    return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Reading ``-f`` and ``--catalog`` sources: files, directories (``-R``), stdin, as kubectl does.
+
+This is the I/O edge: everything here opens files; everything it returns is plain documents.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError, Location, ToolError
+from ..yamlio import Document, Limits, load_stream
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One file to read: its path on disk (or ``-``) and the name shown in messages."""
+
+    path: str
+    display: str
+
+
+def expand_paths(paths: tuple[str, ...], recursive: bool) -> Iterator[Source]:
+    """Files named by ``-f`` arguments; directories give their manifest files, sorted."""
+    for path in paths:
+        if path == STDIN:
+            yield Source(STDIN, STDIN_NAME)
+        elif os.path.isdir(path):
+            yield from _directory(Path(path), recursive)
+        else:
+            yield Source(path, path)
+
+
+def _directory(root: Path, recursive: bool) -> Iterator[Source]:
+    pattern = "**/*" if recursive else "*"
+    for file in sorted(root.glob(pattern)):
+        if file.suffix.lower() in MANIFEST_SUFFIXES and file.is_file():
+            yield Source(str(file), str(file))
+
+
+def read_text(source: Source) -> str:
+    """The text of ``source``; InputError (exit 3) when it cannot be read or decoded."""
+    try:
+        if source.path == STDIN:
+            return sys.stdin.read()
+        with open(source.path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise InputError("no such file or directory", Location(source.display)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), Location(source.display)) from None
+
+
+def load_sources(
+    paths: tuple[str, ...], recursive: bool, limits: Limits, problems: list[ToolError]
+) -> list[Document]:
+    """Every document of every source; problems are collected, not raised."""
+    docs: list[Document] = []
+    for source in expand_paths(paths, recursive):
+        try:
+            docs.extend(load_stream(read_text(source), source.display, limits))
+        except InputError as exc:
+            problems.append(exc)
+    return docs

@@ -1,0 +1,71 @@
+"""Everything a command needs before it renders: documents, the catalog, the cluster configuration."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog import INDEXED_KINDS, Catalog
+from ..config import ClusterConfig
+from ..errors import InputError, ToolError
+from ..render import VMRenderer, check_document, default_vm_renderer, flatten
+from ..yamlio import DEFAULT_LIMITS, Document
+from .inputs import load_sources
+from .options import CatalogOptions, InputOptions
+
+
+@dataclass
+class Session:
+    """Inputs, catalog and configuration of one command run, with the problems met so far."""
+
+    documents: list[Document]
+    catalog: Catalog
+    config: ClusterConfig
+    problems: list[ToolError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def vm_renderer(self, vmi: bool) -> VMRenderer:
+        if not vmi:
+            return default_vm_renderer
+        from ..vmi.render import render_vmi
+
+        return render_vmi
+
+
+def _checked(docs: list[Document], problems: list[ToolError]) -> list[Document]:
+    out: list[Document] = []
+    try:
+        flat = list(flatten(docs))
+    except InputError as exc:
+        problems.append(exc)
+        return out
+    for doc in flat:
+        try:
+            check_document(doc)
+        except InputError as exc:
+            problems.append(exc)
+            continue
+        out.append(doc)
+    return out
+
+
+def build_session(inputs: InputOptions, catalogs: CatalogOptions) -> Session:
+    problems: list[ToolError] = []
+    documents = _checked(load_sources(inputs.filenames, inputs.recursive, inputs.limits, problems), problems)
+    catalog_docs = _checked(load_sources(catalogs.catalogs, True, DEFAULT_LIMITS, problems), problems)
+    builtin: Any = None
+    if catalogs.builtin:
+        from ..catalog.builtin import find as builtin
+
+    catalog = Catalog(default_namespace=inputs.namespace, builtin=builtin)
+    for doc in catalog_docs + documents:
+        if doc.data.get("kind") in INDEXED_KINDS:
+            try:
+                catalog.add(doc.data, doc)
+            except InputError as exc:
+                problems.append(exc)
+    config = ClusterConfig()
+    if catalogs.arch:
+        config = dataclasses.replace(config, default_architecture=catalogs.arch)
+    return Session(documents, catalog, config, problems)

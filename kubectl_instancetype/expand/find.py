@@ -1,0 +1,124 @@
+"""Finding the instancetype or preference spec a VM uses (KubeVirt's ``Find`` / ``FindPreference``).
+
+Order (pkg/instancetype/find/spec.go, revision.go): the matcher's ``revisionName`` first (trusted
+blindly), then the status reference (only when its revision's ``object-name`` label names the matcher's
+object, bug #14595), then the live object of the resolved kind.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..errors import KubeVirtError
+from .kinds import MatcherKind, not_found
+
+OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
+V1BETA1 = "instancetype.kubevirt.io/v1beta1"
+
+
+class Lookup(Protocol):
+    """What expansion needs from a catalog: one object by kind, namespace and name."""
+
+    def get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class Found:
+    """A resolved instancetype or preference spec and the Kind it was found as."""
+
+    spec: dict[str, Any]
+    kind: str
+    name: str
+
+
+def find_spec(matcher: MatcherKind, vm: dict[str, Any], namespace: str, lookup: Lookup) -> Found | None:
+    """The spec ``vm``'s matcher selects, or None without a matcher; KubeVirt's error otherwise."""
+    spec = vm.get("spec") or {}
+    m = spec.get(matcher.field)
+    if m is None:
+        return None
+    name = m.get("name") or ""
+    revision = m.get("revisionName") or ""
+    if revision:
+        return _from_revision(matcher, _revision(lookup, namespace, revision), name)
+    ref = ((vm.get("status") or {}).get(matcher.status_field) or {}).get("controllerRevisionRef") or {}
+    if ref.get("name"):
+        cr = _revision(lookup, namespace, ref["name"])
+        labels = (cr.get("metadata") or {}).get("labels") or {}
+        if labels.get(OBJECT_NAME_LABEL) == name and OBJECT_NAME_LABEL in labels:
+            return _from_revision(matcher, cr, name)
+    kind_text = m.get("kind") or ""
+    kind = matcher.resolve(kind_text)
+    if kind is None:
+        raise KubeVirtError(matcher.unexpected(kind_text))
+    obj = lookup.get(kind, namespace, name)
+    if obj is None:
+        raise KubeVirtError(not_found(kind, name))
+    return Found(obj.get("spec") or {}, kind, name)
+
+
+def _revision(lookup: Lookup, namespace: str, name: str) -> dict[str, Any]:
+    cr = lookup.get("ControllerRevision", namespace, name)
+    if cr is None:
+        raise KubeVirtError(not_found("ControllerRevision", name))
+    return cr
+
+
+def _from_revision(matcher: MatcherKind, cr: dict[str, Any], name: str) -> Found:
+    obj = decode_revision(cr)
+    kind = obj.get("kind")
+    if kind not in (matcher.namespaced, matcher.cluster):
+        raise KubeVirtError(f"unexpected type in ControllerRevision: {go_type_name(obj)}")
+    return Found(obj.get("spec") or {}, kind, name)
+
+
+def go_type_name(obj: dict[str, Any] | None) -> str:
+    """How Go's ``%T`` prints the decoded object (``<nil>`` when there is none)."""
+    if obj is None:
+        return "<nil>"
+    version = str(obj.get("apiVersion", "")).rsplit("/", 1)[-1]
+    return f"*{version}.{obj.get('kind')}"
+
+
+def go_json(value: Any) -> str:
+    """Compact JSON as Go's encoding/json writes a decoded map (sorted keys, HTML-safe escapes)."""
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+KNOWN_PAYLOADS = {
+    V1BETA1: frozenset(
+        (
+            "VirtualMachineInstancetype",
+            "VirtualMachineClusterInstancetype",
+            "VirtualMachinePreference",
+            "VirtualMachineClusterPreference",
+        )
+    ),
+}
+
+
+def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:
+    """The object stored in a ControllerRevision's ``data``, checked as the universal decoder would."""
+    data = cr.get("data")
+    if not isinstance(data, dict):
+        raise KubeVirtError(f"unexpected type in ControllerRevision: {go_type_name(None)}")
+    raw = go_json(data)
+    if not data.get("kind"):
+        raise KubeVirtError(f"failed to decode object in ControllerRevision: Object 'Kind' is missing in '{raw}'")
+    if not data.get("apiVersion"):
+        raise KubeVirtError(
+            f"failed to decode object in ControllerRevision: Object 'apiVersion' is missing in '{raw}'"
+        )
+    if data["kind"] not in KNOWN_PAYLOADS.get(data["apiVersion"], frozenset()):
+        kind_known = any(data["kind"] in kinds for kinds in KNOWN_PAYLOADS.values())
+        if not kind_known:
+            return data  # decodes to some other registered type; the caller's type check rejects it
+        raise KubeVirtError(
+            "failed to decode object in ControllerRevision: "
+            f'no kind "{data["kind"]}" is registered for version "{data["apiVersion"]}" in scheme '
+            '"pkg/runtime/scheme.go:110"'
+        )
+    return data

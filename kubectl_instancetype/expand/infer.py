@@ -1,0 +1,134 @@
+"""``inferFromVolume``: replacing a matcher with the defaults labelled on the VM's boot volume.
+
+pkg/instancetype/infer/{handler,volume,errors}.go; runs in the VM mutating webhook, never in expand.
+Errors marked ignorable clear the whole matcher when the policy is ``Ignore``; API lookups that find
+nothing are never ignorable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import KubeVirtError
+from .find import Lookup
+from .kinds import MatcherKind, not_found
+
+Spec = dict[str, Any]
+LABEL_PREFIX = "instancetype.kubevirt.io/default-"
+
+
+class Ignorable(KubeVirtError):
+    """An inference failure that the ``Ignore`` policy turns into "no matcher"."""
+
+
+@dataclass(frozen=True)
+class _Labels:
+    name: str
+    kind: str
+
+
+def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> None:
+    """Rewrite ``vm``'s matcher in place from its volume's labels (mutating-webhook semantics)."""
+    spec = vm.get("spec") or {}
+    m = spec.get(matcher.field)
+    if not isinstance(m, dict) or not m.get("inferFromVolume"):
+        return
+    ignore = m.get("inferFromVolumeFailurePolicy") == "Ignore"
+    labels = _Labels(f"{LABEL_PREFIX}{matcher.field}", f"{LABEL_PREFIX}{matcher.field}-kind")
+    try:
+        name, kind = _Resolver(vm, namespace, lookup, labels).from_volume(m["inferFromVolume"])
+    except Ignorable:
+        if not ignore:
+            raise
+        spec[matcher.field] = None
+        return
+    spec[matcher.field] = {"name": name, "kind": kind} if kind else {"name": name}
+    if ignore and matcher.field == "instancetype":
+        # A fallback memory given for the failure case goes once inference succeeded.
+        domain = ((spec.get("template") or {}).get("spec") or {}).get("domain")
+        if isinstance(domain, dict):
+            domain.pop("memory", None)
+
+
+@dataclass(frozen=True)
+class _Resolver:
+    vm: Spec
+    namespace: str
+    lookup: Lookup
+    labels: _Labels
+
+    def from_volume(self, volume_name: str) -> tuple[str, str]:
+        volumes = ((self.vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("volumes") or []
+        volume = next((v for v in volumes if v.get("name") == volume_name), None)
+        if volume is None:
+            raise KubeVirtError(f"unable to find volume {volume_name} to infer defaults")
+        if volume.get("persistentVolumeClaim") is not None:
+            return self.from_pvc(volume["persistentVolumeClaim"].get("claimName") or "", self.namespace)
+        if volume.get("dataVolume") is not None:
+            return self.from_datavolume(volume["dataVolume"].get("name") or "")
+        raise Ignorable(f"unable to infer defaults from volume {volume_name} as type is not supported")
+
+    def from_labels(self, obj: Spec) -> tuple[str, str]:
+        labels = (obj.get("metadata") or {}).get("labels") or {}
+        if self.labels.name not in labels:
+            raise Ignorable(f"unable to find required {self.labels.name} label on the volume")
+        return labels[self.labels.name], labels.get(self.labels.kind, "")
+
+    def get(self, kind: str, namespace: str, name: str) -> Spec:
+        obj = self.lookup.get(kind, namespace, name)
+        if obj is None:
+            raise KubeVirtError(not_found(kind, name))
+        return obj
+
+    def from_pvc(self, name: str, namespace: str) -> tuple[str, str]:
+        return self.from_labels(self.get("PersistentVolumeClaim", namespace, name))
+
+    def from_snapshot(self, name: str, namespace: str) -> tuple[str, str]:
+        return self.from_labels(self.get("VolumeSnapshot", namespace, name))
+
+    def from_datavolume(self, name: str) -> tuple[str, str]:
+        for template in (self.vm.get("spec") or {}).get("dataVolumeTemplates") or []:
+            if (template.get("metadata") or {}).get("name") == name:
+                return self.from_dv_spec(template.get("spec") or {})  # the template's labels are not read
+        dv = self.lookup.get("DataVolume", self.namespace, name)
+        if dv is None:
+            return self.from_pvc(name, self.namespace)  # a garbage-collected DataVolume leaves its PVC
+        try:
+            return self.from_labels(dv)
+        except Ignorable:
+            return self.from_dv_spec(dv.get("spec") or {})
+
+    def from_dv_spec(self, spec: Spec) -> tuple[str, str]:
+        source = spec.get("source") or {}
+        if source.get("pvc") is not None:
+            return self.from_pvc(source["pvc"].get("name") or "", source["pvc"].get("namespace") or "")
+        if source.get("snapshot") is not None:
+            snap = source["snapshot"]
+            return self.from_snapshot(snap.get("name") or "", snap.get("namespace") or "")
+        ref = spec.get("sourceRef")
+        if ref is not None:
+            if ref.get("kind") != "DataSource":
+                raise Ignorable(
+                    f"unable to infer defaults from DataVolumeSourceRef as Kind {ref.get('kind', '')} is not supported"
+                )
+            namespace = ref["namespace"] if ref.get("namespace") is not None else self.namespace
+            return self.from_datasource(ref.get("name") or "", namespace)
+        raise Ignorable("unable to infer defaults from DataVolumeSpec as DataVolumeSource is not supported")
+
+    def from_datasource(self, name: str, namespace: str) -> tuple[str, str]:
+        ds = self.get("DataSource", namespace, name)
+        try:
+            return self.from_labels(ds)
+        except Ignorable:
+            pass
+        source = (ds.get("spec") or {}).get("source") or {}
+        if source.get("pvc") is not None:
+            return self.from_pvc(source["pvc"].get("name") or "", source["pvc"].get("namespace") or "")
+        if source.get("snapshot") is not None:
+            snap = source["snapshot"]
+            return self.from_snapshot(snap.get("name") or "", snap.get("namespace") or "")
+        raise Ignorable(
+            "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or "
+            "DataVolumeSourceSnapshot"
+        )

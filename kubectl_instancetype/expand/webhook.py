@@ -1,0 +1,117 @@
+"""The instance type parts of KubeVirt's VM admission webhooks, on create.
+
+``mutate`` is the mutating webhook (pkg/instancetype/webhooks/vm/mutator.go): matcher validation,
+``inferFromVolume``, preferred architecture, machine type and storage class. ``admit`` is the validating
+webhook (pkg/instancetype/webhooks/vm/admitter.go plus vms-admitter.go): spread divisibility, conflicts,
+cluster defaults and preference requirements, checked on a copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import ClusterConfig
+from ..errors import KubeVirtError
+from .apply import apply_spec, webhook_conflicts_message
+from .defaults import cluster_defaults
+from .find import Found, Lookup, find_spec
+from .infer import infer_matcher
+from .kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
+from .requirements import check_requirements, check_spread
+from .util import child, clone_json
+
+Spec = dict[str, Any]
+_MATCHER_TYPES = {"instancetype": "InstancetypeMatcher", "preference": "PreferenceMatcher"}
+
+
+def matcher_problems(matcher: MatcherKind, vm: Spec) -> list[str]:
+    """KubeVirt's causes against one matcher, in its order."""
+    m = (vm.get("spec") or {}).get(matcher.field)
+    if m is None:
+        return []
+    name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
+    problems = []
+    if not name and not infer:
+        problems.append(f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}")
+    if infer and name:
+        problems.append("Name already set, should be cleared before setting inferFromVolume")
+    if infer and m.get("kind"):
+        problems.append("Kind already set, should be cleared before setting inferFromVolume")
+    policy = m.get("inferFromVolumeFailurePolicy")
+    if policy is not None and policy not in ("Ignore", "Reject"):
+        problems.append(f"Invalid value '{policy}' for InferFromVolumeFailurePolicy")
+    return problems
+
+
+def mutate(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
+    """The VM as the mutating webhook leaves it (a new object; ``vm`` is not changed)."""
+    for matcher in (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER):
+        problems = matcher_problems(matcher, vm)
+        if problems:  # the preference matcher is only checked when the instance type one is fine
+            raise KubeVirtError(", ".join(problems), stage="mutate")
+    out = clone_json(vm)
+    for matcher in (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER):
+        try:
+            infer_matcher(matcher, out, namespace, lookup)
+        except KubeVirtError as exc:
+            raise KubeVirtError(exc.message, stage="mutate") from None
+    _apply_preferred_defaults(out, namespace, lookup)
+    return out
+
+
+def _find_quietly(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> Found | None:
+    try:
+        return find_spec(matcher, vm, namespace, lookup)
+    except KubeVirtError:
+        return None  # lookup failures are only logged by the webhooks
+
+
+def _apply_preferred_defaults(vm: Spec, namespace: str, lookup: Lookup) -> None:
+    found = _find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
+    if found is None:
+        return
+    pref = found.spec
+    template = child(child(vm, "spec"), "template")
+    spec = child(template, "spec")
+    if pref.get("preferredArchitecture") and not spec.get("architecture"):
+        spec["architecture"] = pref["preferredArchitecture"]
+    machine_type = (pref.get("machine") or {}).get("preferredMachineType")
+    if machine_type:
+        machine = child(child(spec, "domain"), "machine")
+        if not machine.get("type"):
+            machine["type"] = machine_type
+    storage_class = (pref.get("volumes") or {}).get("preferredStorageClassName")
+    if storage_class:
+        for dvt in vm["spec"].get("dataVolumeTemplates") or []:
+            for key in ("pvc", "storage"):
+                claim = (dvt.get("spec") or {}).get(key)
+                if isinstance(claim, dict) and claim.get("storageClassName") is None:
+                    claim["storageClassName"] = storage_class
+
+
+def admit(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> None:
+    """Raise KubeVirt's rejection when the validating webhook would refuse ``vm``."""
+    it = _find_quietly(INSTANCETYPE_MATCHER, vm, namespace, lookup)
+    pref = _find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
+    if _lookup_failed(vm, it, pref) or (it is None and pref is None):
+        return
+    it_spec, pref_spec = (it.spec if it else None), (pref.spec if pref else None)
+    spread = check_spread(it_spec, pref_spec)
+    if spread:
+        raise KubeVirtError(spread, stage="admit")
+    template = clone_json((vm.get("spec") or {}).get("template") or {})
+    spec, meta = child(template, "spec"), child(template, "metadata")
+    conflicts = apply_spec("spec.template.spec", it_spec, pref_spec, spec, meta)
+    if conflicts:
+        raise KubeVirtError(webhook_conflicts_message(conflicts), stage="admit", paths=tuple(conflicts))
+    cluster_defaults(cfg, spec)
+    problem = check_requirements(it_spec, pref_spec, spec)
+    if problem:
+        raise KubeVirtError(f"failure checking preference requirements: {problem}", stage="admit")
+
+
+def _lookup_failed(vm: Spec, it: Found | None, pref: Found | None) -> bool:
+    spec = vm.get("spec") or {}
+    return (spec.get("instancetype") is not None and it is None) or (
+        spec.get("preference") is not None and pref is None
+    )

@@ -1,0 +1,130 @@
+"""Documents in, rendered documents out: every VirtualMachine replaced by its expansion (or its VMI).
+
+Other documents pass through unchanged. Problems are values: a VM KubeVirt would refuse becomes a
+located :class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import Catalog
+from .config import ClusterConfig
+from .errors import InputError, KubeVirtError, ToolError
+from .expand.encode import encode_vm
+from .expand.pipeline import render_vm
+from .expand.util import clone_json
+from .yamlio import Document
+
+VM_KIND = "VirtualMachine"
+VMRenderer = Callable[[dict[str, Any], str, Catalog, ClusterConfig], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to render: the default namespace, the cluster configuration, VM or VMI output."""
+
+    namespace: str = "default"
+    config: ClusterConfig = field(default_factory=ClusterConfig)
+    vmi: bool = False
+
+
+@dataclass(frozen=True)
+class Item:
+    """One output document and the input document it comes from (``rendered`` is None on failure)."""
+
+    document: Document
+    rendered: Any
+    is_vm: bool
+
+
+@dataclass
+class Result:
+    """Rendered items in input order, and every problem found."""
+
+    items: list[Item] = field(default_factory=list)
+    problems: list[ToolError] = field(default_factory=list)
+
+
+def flatten(docs: Iterable[Document]) -> Iterator[Document]:
+    """Documents with ``kind: List`` (and ``*List``) replaced by their items."""
+    for doc in docs:
+        data = doc.data
+        if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and "items" in data:
+            items = data["items"] or []
+            if not isinstance(items, list):
+                raise InputError("items of a List must be a list", doc.locate(("items",)))
+            for i, item in enumerate(items):
+                sub = Document(item, doc.source, doc.index, doc.line, doc.col, doc.text)
+                yield from flatten([_with_locator(sub, doc, i)])
+        else:
+            yield doc
+
+
+def _with_locator(sub: Document, parent: Document, index: int) -> Document:
+    location = parent.locate(("items", index))
+    return Document(sub.data, sub.source, sub.index, location.line, location.col, "")
+
+
+def check_document(doc: Document) -> None:
+    """Raise InputError for a document that is not a Kubernetes object we can process."""
+    data = doc.data
+    if not isinstance(data, dict):
+        raise InputError("document is not a mapping (a Kubernetes object)", doc.location)
+    kind = data.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise InputError("document has no kind", doc.location)
+    meta = data.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta.get("name"):
+        raise InputError(f"{kind} has no metadata.name", doc.locate(("metadata",)))
+
+
+def vm_label(vm: dict[str, Any], namespace: str) -> str:
+    meta = vm.get("metadata") or {}
+    return f"VirtualMachine {meta.get('namespace') or namespace}/{meta.get('name')}"
+
+
+def _error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
+    if exc.paths:
+        first = exc.paths[0]
+        if first.startswith("annotations."):
+            return ("spec", "template", "metadata", "annotations", first[len("annotations."):])
+        return tuple(first.split("."))
+    if "preference" in exc.message.lower() and "requirements" not in exc.message:
+        return ("spec", "preference")
+    if "requirements" in exc.message:
+        return ("spec", "preference")
+    return ("spec", "instancetype")
+
+
+def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig) -> dict[str, Any]:
+    rendered = render_vm(vm, namespace, catalog, cfg)
+    if rendered is vm:
+        rendered = clone_json(vm)
+    meta = rendered.setdefault("metadata", {})
+    meta.setdefault("namespace", namespace)
+    encode_vm(rendered)
+    return rendered
+
+
+def render(docs: list[Document], catalog: Catalog, options: Options, vm_renderer: VMRenderer | None = None) -> Result:
+    """Render every document of ``docs`` (already flattened and checked)."""
+    renderer = vm_renderer or default_vm_renderer
+    result = Result()
+    for doc in docs:
+        data = doc.data
+        if data.get("kind") != VM_KIND:
+            result.items.append(Item(doc, data, False))
+            continue
+        namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
+        try:
+            rendered = renderer(data, namespace, catalog, options.config)
+        except KubeVirtError as exc:
+            located = KubeVirtError(f"{vm_label(data, namespace)}: {exc.message}", exc.stage, exc.paths)
+            result.problems.append(located.with_location(doc.locate(_error_path(exc))))
+            result.items.append(Item(doc, None, True))
+            continue
+        result.items.append(Item(doc, rendered, True))
+    return result
