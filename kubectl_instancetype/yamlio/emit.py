@@ -1,0 +1,364 @@
+"""Writing plain data as YAML the way ``kubectl get -o yaml`` prints it, and as kubectl-style JSON.
+
+kubectl's YAML comes from go-yaml v2 (through sigs.k8s.io/yaml). This emitter makes the same choices:
+keys in go-yaml's "natural" order, two-space indentation, sequences flush with their key, ``{}``/``[]``
+for empty collections, literal blocks for multi-line text, plain scalars folded at a space past column
+80, single quotes where a plain scalar cannot hold the text and double quotes where a resolver would read
+it as something else. It quotes a little more than go-yaml so that YAML 1.1 *and* 1.2 readers (ruamel,
+our loader) read back exactly the same data. It is hand-written and caches per-string decisions because
+ruamel's C dumper is several times too slow for rendering thousands of VMs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from functools import cmp_to_key
+from typing import Any
+
+from .load import resolve_plain
+
+_WIDTH = 80  # go-yaml's best_width: scalars fold at the first lone space written past this column
+_MAX_SIMPLE_KEY = 128  # longer keys (in UTF-8 bytes) are written as explicit "? key" entries
+_PLAIN, _SINGLE, _DOUBLE, _LITERAL = range(4)
+
+# What go-yaml will not write raw (outside its is_printable, or a BOM), plus the line and paragraph
+# separators, which YAML 1.1 readers take as line breaks: any of them forces double quotes.
+_SPECIAL = re.compile(r"[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_ESCAPE = re.compile(r"[^\x20\x21\x23-\x5b\x5d-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_NAMED = {
+    "\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r",
+    "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L", "\u2029": "P",
+}  # fmt: skip
+_BREAKS = re.compile(r"[\n\r\x85\u2028\u2029]")
+# Where a plain scalar would start an indicator, a comment, a document marker or lose its spaces.
+_BAD_START = re.compile(r"[-?:](?: |\Z)|[#,\[\]{}&*!|>'\"%@`]|---|\.\.\.| ")
+_BAD_INSIDE = re.compile(r": |:\Z| #| \Z")
+
+# Plain words that go-yaml, YAML 1.1 or YAML 1.2 resolve to non-strings (compared in lower case).
+_WORDS = frozenset(
+    ("y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "<<", "=", ".inf", "+.inf", "-.inf", ".nan")
+)
+_NUMBER = re.compile(  # applied with underscores removed, as go-yaml and YAML 1.1 ignore them
+    r"[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\Z"
+)
+_DIGITLESS = re.compile(r"[-+]?(?:0[xXbBoO])?\.?\Z")  # "0x_", "-_": numbers to YAML 1.1 regexps
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
+_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?"
+    r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?\Z"
+)
+# Keys made only of these characters sort the same in go-yaml's natural order and in code point order.
+_UNNATURAL = re.compile(r"[^\x00-\x2f\x3a-\x5a\x61-\x7a]")
+
+_STRS: dict[str, tuple[int, str]] = {}  # string -> (style, text on one line)
+_KEYS: dict[str, str] = {}  # key -> "key:" text, or "" for keys written as "? key"
+_SIMPLE_KEYS: set[str] = set()
+_ORDERS: dict[tuple[str, ...], list[str]] = {}
+_CACHE_LIMIT = 200_000
+_PADS = [" " * n for n in range(64)]
+
+
+def dump_yaml(obj: Any) -> str:
+    """One YAML document (no ``---``) for plain data, byte for byte as kubectl would print it."""
+    if len(_STRS) > _CACHE_LIMIT or len(_ORDERS) > _CACHE_LIMIT:
+        _STRS.clear()
+        _KEYS.clear()
+        _SIMPLE_KEYS.clear()
+        _ORDERS.clear()
+    out: list[str] = []
+    kind = type(obj)
+    if kind is dict and obj:
+        _map(obj, 0, out, "")
+    elif kind is list and obj:
+        _seq(obj, 0, out, "")
+    else:  # a root scalar continues its folded or block lines two columns in, as go-yaml does
+        out.append(_scalar(obj, 0, 2))
+    return "".join(out)
+
+
+def dump_yaml_all(objs: Iterable[Any]) -> str:
+    """A YAML stream: the documents joined by ``---`` lines; ``""`` when there are none."""
+    return "---\n".join(dump_yaml(obj) for obj in objs)
+
+
+_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def dump_json(obj: Any) -> str:
+    """JSON as ``kubectl -o json`` prints it: 4-space indent, sorted keys, UTF-8, HTML-safe escapes.
+
+    Go's encoder escapes ``<``, ``>``, ``&``, U+2028 and U+2029; NaN and infinities are refused.
+    """
+    text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return text.translate(_HTML) + "\n"
+
+
+def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
+    """Entries of a non-empty mapping whose keys start at column ``indent``; ``lead`` starts line one."""
+    pad = _pad(indent)
+    for key in _ordered(m):
+        kt = _KEYS.get(key)
+        if kt is None:
+            kt = _key_text(key)
+        value = m[key]
+        kind = type(value)
+        if not kt:
+            out.append(lead + "? " + _scalar(key, indent + 2, indent + 2))
+            _item(value, indent, out, pad + ": ")
+        elif kind is dict and value:
+            out.append(f"{lead}{kt}\n")
+            _map(value, indent + 2, out, _pad(indent + 2))
+        elif kind is list and value:
+            out.append(f"{lead}{kt}\n")
+            _seq(value, indent, out, pad)
+        else:
+            out.append(f"{lead}{kt} " + _scalar(value, indent + len(kt) + 1, indent + 2))
+        lead = pad
+
+
+def _seq(items: list[Any], indent: int, out: list[str], lead: str) -> None:
+    """Items of a non-empty sequence whose dashes sit at column ``indent``."""
+    pad = _pad(indent)
+    for value in items:
+        _item(value, indent, out, lead + "- ")
+        lead = pad
+
+
+def _item(value: Any, indent: int, out: list[str], prefix: str) -> None:
+    """A node after an indicator (``- ``, ``: ``) at column ``indent``: collections start on its line."""
+    child = indent + 2
+    kind = type(value)
+    if kind is dict and value:
+        out.append(prefix)
+        _map(value, child, out, "")
+    elif kind is list and value:
+        out.append(prefix)
+        _seq(value, child, out, "")
+    else:
+        out.append(prefix + _scalar(value, child, child))
+
+
+def _scalar(value: Any, col: int, indent: int) -> str:
+    """A scalar (or empty collection) starting at column ``col``, with its line break(s).
+
+    Continuation lines (folded text, literal blocks) are indented to ``indent``.
+    """
+    kind = type(value)
+    if kind is str:
+        info = _STRS.get(value)
+        if info is None:
+            info = _STRS[value] = _analyse(value)
+        style, text = info
+        if style == _LITERAL:
+            return _literal(value, indent)
+        if col + len(text) > _WIDTH and " " in text:
+            return _fold(text, col, indent, style) + "\n"
+        return text + "\n"
+    if kind is bool:
+        return "true\n" if value else "false\n"
+    if kind is int:
+        return f"{value}\n"
+    if value is None:
+        return "null\n"
+    if kind is float:
+        return _float_text(value) + "\n"
+    if kind is dict:
+        return "{}\n"
+    if kind is list:
+        return "[]\n"
+    return _scalar(_plain_value(value), col, indent)
+
+
+def _plain_value(value: Any) -> Any:
+    """Subclasses of the scalar types (enums, for instance) as their base values; anything else is an error."""
+    for base in (bool, int, float, str):
+        if isinstance(value, base):
+            return base(value)
+    raise TypeError(f"cannot write {type(value).__name__} as YAML: only plain dict/list/scalar data")
+
+
+def _analyse(s: str) -> tuple[int, str]:
+    """The style go-yaml picks for ``s`` (tightened for other readers) and its one-line text."""
+    if not s or _SPECIAL.search(s):
+        return _DOUBLE, _double(s)
+    if "\n" in s:
+        if s.endswith(" ") or " \n" in s:  # a literal block would lose these spaces
+            return _DOUBLE, _double(s)
+        return _LITERAL, ""
+    if _ambiguous(s):
+        return _DOUBLE, _double(s)
+    if _BAD_START.match(s) or _BAD_INSIDE.search(s):
+        return _SINGLE, "'" + s.replace("'", "''") + "'"
+    return _PLAIN, s
+
+
+def _ambiguous(s: str) -> bool:
+    """Whether go-yaml, a YAML 1.1 or 1.2 resolver, or our loader reads plain ``s`` as a non-string."""
+    if s.lower() in _WORDS:
+        return True
+    if s[0] not in "-+.0123456789":
+        return False
+    bare = s.replace("_", "")
+    if _NUMBER.match(bare) or _SEXAGESIMAL.match(s) or _TIMESTAMP.match(s):
+        return True
+    if "_" in s and _DIGITLESS.match(bare):
+        return True
+    try:
+        return not isinstance(resolve_plain(s), str)
+    except ValueError:
+        return True
+
+
+def _double(s: str) -> str:
+    return '"' + _ESCAPE.sub(_escape, s) + '"'
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return "\\" + named
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02X}"
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
+
+
+def _fold(text: str, col: int, indent: int, style: int) -> str:
+    """One-line ``text`` starting at column ``col``, broken like go-yaml at lone spaces past column 80.
+
+    A plain or quoted scalar reads a single line break as one space, so the broken space is dropped;
+    a double-quoted scalar escapes a space that would otherwise start the continuation line.
+    """
+    parts: list[str] = []
+    start, base, end = 0, col, len(text) - 1
+    pad = _pad(indent)
+    pos = text.find(" ")
+    while pos != -1:
+        inside = style == _PLAIN or 1 < pos < end - 1  # quoted text never breaks at its first/last char
+        nxt = text[pos + 1]
+        if base + pos - start > _WIDTH and text[pos - 1] != " " and inside and (style == _DOUBLE or nxt != " "):
+            parts.append(text[start:pos] + "\n" + pad)
+            base, start = indent, pos + 1
+            if style == _DOUBLE and nxt == " ":
+                parts.append("\\")
+                base += 1
+        pos = text.find(" ", pos + 1)
+    parts.append(text[start:])
+    return "".join(parts)
+
+
+def _literal(s: str, indent: int) -> str:
+    """``s`` as a literal block: ``|``, indentation hint if it starts with a blank, chomping indicator."""
+    head = "|2" if s[0] in " \n" else "|"
+    if not s.endswith("\n"):
+        head += "-"
+    elif len(s) == 1 or s[-2] == "\n":
+        head += "+"
+    pad = _pad(indent)
+    lines = s.split("\n")
+    last = lines.pop()
+    body = "".join(pad + line + "\n" if line else "\n" for line in lines)
+    return head + "\n" + body + (pad + last + "\n" if last else "")
+
+
+def _key_text(key: Any) -> str:
+    """``key:`` as a simple key, or ``""`` when go-yaml writes it as an explicit ``? key`` entry."""
+    if type(key) is not str:
+        raise TypeError(f"mapping keys must be strings, not {type(key).__name__}")
+    if _BREAKS.search(key) or len(key.encode("utf-8", "surrogatepass")) > _MAX_SIMPLE_KEY:
+        text = ""
+    else:
+        info = _STRS.get(key)
+        if info is None:
+            info = _STRS[key] = _analyse(key)
+        text = info[1] + ":"
+    _KEYS[key] = text
+    return text
+
+
+def _ordered(m: dict[str, Any]) -> list[str]:
+    """The keys of ``m`` in go-yaml's order (code point order unless digits or odd symbols appear)."""
+    keys = sorted(m)
+    if len(keys) < 2 or _SIMPLE_KEYS.issuperset(keys):
+        return keys
+    natural = False
+    for key in keys:
+        if key not in _SIMPLE_KEYS:
+            if _UNNATURAL.search(key):
+                natural = True
+            else:
+                _SIMPLE_KEYS.add(key)
+    if not natural:
+        return keys
+    signature = tuple(keys)
+    order = _ORDERS.get(signature)
+    if order is None:
+        order = _ORDERS[signature] = sorted(keys, key=cmp_to_key(_go_compare))
+    return order
+
+
+def _go_compare(a: str, b: str) -> int:
+    return -1 if _go_less(a, b) else (1 if _go_less(b, a) else 0)
+
+
+def _go_less(a: str, b: str) -> bool:
+    """go-yaml's key order: letters after other characters, runs of digits compared as numbers."""
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x == y:
+            continue
+        x_letter, y_letter = x.isalpha(), y.isalpha()
+        if x_letter or y_letter:
+            return x < y if x_letter and y_letter else y_letter
+        an = bn = 0
+        if x == "0" or y == "0":  # zeros after a non-zero digit are part of a number, not padding
+            j = i - 1
+            while j >= 0 and a[j].isdecimal():
+                if a[j] != "0":
+                    an = bn = 1
+                    break
+                j -= 1
+        an, ai = _digits(a, i, an)
+        bn, bi = _digits(b, i, bn)
+        if an != bn:
+            return an < bn
+        if ai != bi:
+            return ai < bi
+        return x < y
+    return len(a) < len(b)
+
+
+def _digits(s: str, i: int, n: int) -> tuple[int, int]:
+    """The number (wrapping like Go's int64) of the digit run at ``s[i:]``, and where the run ends."""
+    while i < len(s) and s[i].isdecimal():
+        n = ((n * 10 + ord(s[i]) - 48 + 2**63) % 2**64) - 2**63
+        i += 1
+    return n, i
+
+
+def _float_text(value: float) -> str:
+    """Go's shortest ``%g`` form (``1.5``, ``1e-05``) with a ``.0`` kept so it always reads as a float."""
+    if value != value:
+        return ".nan"
+    if value in (float("inf"), float("-inf")):
+        return ".inf" if value > 0 else "-.inf"
+    sign = "-" if str(value).startswith("-") else ""
+    mantissa, _, exp = repr(abs(value)).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac).lstrip("0")
+    point = len(whole) + int(exp or 0) - (len(whole + frac) - len(digits))
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0.0"
+    x = point - 1  # decimal exponent of the first significant digit
+    if x < -4 or x >= 6:  # go's FormatFloat(f, 'g', -1, 64) switches to an exponent here
+        return f"{sign}{digits[0]}.{digits[1:] or '0'}e{'-' if x < 0 else '+'}{abs(x):02d}"
+    if x < 0:
+        return f"{sign}0.{'0' * (-x - 1)}{digits}"
+    return f"{sign}{digits[:point].ljust(point, '0')}.{digits[point:] or '0'}"
+
+
+def _pad(n: int) -> str:
+    return _PADS[n] if n < len(_PADS) else " " * n
