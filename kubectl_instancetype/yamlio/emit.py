@@ -106,7 +106,7 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
         kind = type(value)
         if not kt:
             out.append(lead + "? " + _scalar(key, indent + 2, indent + 2))
-            _item(value, indent, out, pad + ": ")
+            _seq([value], indent, out, pad, ": ")
         elif kind is dict and value:
             out.append(f"{lead}{kt}\n")
             _map(value, indent + 2, out, _pad(indent + 2))
@@ -118,26 +118,22 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
         lead = pad
 
 
-def _seq(items: list[Any], indent: int, out: list[str], lead: str) -> None:
-    """Items of a non-empty sequence whose dashes sit at column ``indent``."""
+def _seq(items: list[Any], indent: int, out: list[str], lead: str, marker: str = "- ") -> None:
+    """Items of a non-empty sequence whose dashes sit at column ``indent``; nested collections start
+    on the dash's line. With ``marker=": "`` it writes the value of an explicit ``? key`` entry."""
     pad = _pad(indent)
-    for value in items:
-        _item(value, indent, out, lead + "- ")
-        lead = pad
-
-
-def _item(value: Any, indent: int, out: list[str], prefix: str) -> None:
-    """A node after an indicator (``- ``, ``: ``) at column ``indent``: collections start on its line."""
     child = indent + 2
-    kind = type(value)
-    if kind is dict and value:
-        out.append(prefix)
-        _map(value, child, out, "")
-    elif kind is list and value:
-        out.append(prefix)
-        _seq(value, child, out, "")
-    else:
-        out.append(prefix + _scalar(value, child, child))
+    for value in items:
+        kind = type(value)
+        if kind is dict and value:
+            out.append(lead + marker)
+            _map(value, child, out, "")
+        elif kind is list and value:
+            out.append(lead + marker)
+            _seq(value, child, out, "")
+        else:
+            out.append(lead + marker + _scalar(value, child, child))
+        lead = pad
 
 
 def _scalar(value: Any, col: int, indent: int) -> str:
