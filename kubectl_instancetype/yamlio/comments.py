@@ -51,11 +51,14 @@ def rescue(owner: CommentedBase, key: Any, value: Any, skip_own: bool = False) -
     With ``skip_own`` the comments on the key itself stay where they are and are left out.
     """
     seen: set[int] = set()
+    slot = owner.ca.items.get(key) or [None, None, None, None]
+    before: list[CommentToken] = []  # comments put above the key by an earlier edit come first
+    _add_tokens(slot[1], seen, [] if skip_own else before)
     tokens: list[CommentToken] = []
-    _add_tokens(owner.ca.items.get(key), seen, [] if skip_own else tokens)
+    _add_tokens(slot, seen, [] if skip_own else tokens)
     _walk_tokens(value, seen, tokens)
     tokens.sort(key=lambda t: (getattr(t.start_mark, "line", 1 << 30), getattr(t.start_mark, "column", 0)))
-    lines = [line.strip() for token in tokens for line in token.value.splitlines()]
+    lines = [line.strip() for token in before + tokens for line in token.value.splitlines()]
     return [line for line in lines if line.startswith("#")]
 
 
@@ -83,28 +86,57 @@ def _tail_of_key(owner: CommentedMap | CommentedSeq, key: Any) -> tuple[Commente
     return owner, key, 2 if isinstance(owner, CommentedMap) else 0
 
 
+def _tail_path(node: Any) -> list[CommentedMap | CommentedSeq]:
+    """The block collections from ``node`` down to the one holding its last line."""
+    path: list[Any] = []
+    current = node
+    while isinstance(current, (CommentedMap, CommentedSeq)) and current and not current.fa.flow_style():
+        path.append(current)
+        current = current[next(reversed(current)) if isinstance(current, CommentedMap) else len(current) - 1]
+    return path
+
+
 def detach_outer(node: Any, column: int) -> list[str]:
-    """Take away the comment lines after ``node`` that are indented less than ``column`` (raw lines)."""
+    """Take away the comment lines after ``node`` that are indented less than ``column`` (raw lines).
+
+    They introduce what follows ``node`` and must stay after anything appended to it. ruamel.yaml keeps
+    them in the deepest tail slot or in the end comments of the collections on the way back out.
+    """
+    out: list[str] = []
     where = _tail(node)
-    if where is None:
-        return []
-    owner, key, slot = where
-    entry = owner.ca.items.get(key)
-    token = entry[slot] if entry else None
-    if not isinstance(token, CommentToken):
-        return []
-    lines = token.value.split("\n")
-    cut = next((i for i in range(1, len(lines)) if lines[i].strip() and _indent(lines[i]) < column), None)
-    if cut is None:
-        return []
+    if where is not None:
+        owner, key, slot = where
+        entry = owner.ca.items.get(key)
+        if entry and isinstance(entry[slot], CommentToken):
+            entry[slot] = _cut(entry[slot], entry[slot].value.split("\n"), 1, column, out)
+    for collection in reversed(_tail_path(node)):
+        end = collection.ca.end or []
+        for i, token in enumerate(end):
+            if isinstance(token, CommentToken):
+                lines = token.value.split("\n")
+                lines[0] = " " * (token.column or 0) + lines[0]  # an end comment starts with a full line
+                end[i] = _cut(token, lines, 0, column, out)
+        if end:
+            collection.ca.end = [token for token in end if token is not None]
+    return out
+
+
+def _cut(token: CommentToken, lines: list[str], first: int, column: int, out: list[str]) -> CommentToken | None:
+    """Move the lines of ``token`` from the first one indented less than ``column`` on into ``out``."""
+    found = 0 if out else next(
+        (i for i in range(first, len(lines)) if lines[i].strip() and _indent(lines[i]) < column), None
+    )
+    if found is None:
+        return token
+    cut = found
     while cut > 1 and not lines[cut - 1].strip():
         cut -= 1
+    out.extend(line for line in lines[cut:] if line.strip())
     kept = "\n".join(lines[:cut]) + "\n"
-    if kept.strip():
-        token.value = kept
-    else:
-        entry[slot] = None
-    return lines[cut:-1] if lines[-1] == "" else lines[cut:]
+    if not kept.strip():
+        return None
+    token.value = kept.lstrip(" ") if first == 0 else kept
+    return token
 
 
 def append_after(node: Any, raw_lines: list[str]) -> None:
@@ -130,6 +162,26 @@ def _append(owner: Any, key: Any, slot: int, raw_lines: list[str]) -> None:
         value = owner[key]
         block_scalar = isinstance(value, (LiteralScalarString, FoldedScalarString))
         entry[slot] = CommentToken(text if block_scalar else "\n" + text, CommentMark(0))
+
+
+def hoist(seq: CommentedSeq, column: int) -> None:
+    """Move the full-line comments between two items from the first item's tail to the second item.
+
+    Before items are reordered or removed, each comment must travel with the item it introduces.
+    """
+    for i in range(len(seq) - 1):
+        owner, key, slot = _tail_of_key(seq, i)
+        entry = owner.ca.items.get(key)
+        token = entry[slot] if entry else None
+        if not isinstance(token, CommentToken) or "\n" not in token.value.rstrip("\n"):
+            continue
+        head, _, rest = token.value.partition("\n")
+        lines = [line.strip() for line in rest.split("\n") if line.strip().startswith("#")]
+        if head.strip():
+            token.value = head + "\n"
+        else:
+            entry[slot] = None
+        place_before(seq, i + 1, lines, column)
 
 
 def _indent(line: str) -> int:

@@ -25,6 +25,7 @@ from ruamel.yaml.comments import CommentedBase, CommentedMap, CommentedSeq
 from . import comments
 from .style import Style
 from .values import fresh, same, scalar
+from .values import key as new_key
 
 _Pairs = list[tuple[int | None, Any]]  # for each new list item: the old item it continues, and its new data
 _Orphans = dict[int | None, list[str]]  # comments of removed list items, by the old item they now precede
@@ -87,6 +88,8 @@ class Editor:
         """Edit ``owner[key]``; when it is replaced, the comments inside it follow it."""
         node = owner[key]
         if id(node) in self.shared and not same(old, new):
+            if node.anchor.value:  # keep the anchor where it is written, even if no alias is left
+                node.yaml_set_anchor(node.anchor.value, always_dump=True)
             node = copy.deepcopy(node)  # the other uses of an anchored node keep its old value
             setattr(node, Anchor.attrib, Anchor())
             owner[key] = node
@@ -107,7 +110,7 @@ class Editor:
         if added:
             outer = comments.detach_outer(node, _column(node))
             for name in added:
-                node[name] = fresh(new[name], self.style, self.keep)
+                node[new_key(name, self.style)] = fresh(new[name], self.style, self.keep)
             comments.append_after(node, outer)
 
     def _remove_key(self, node: CommentedMap, key: Any) -> None:
@@ -131,6 +134,7 @@ class Editor:
             return
         col = _column(node)
         outer = comments.detach_outer(node, col)
+        comments.hoist(node, col)
         kept = {i for i, _ in pairs if i is not None}
         orphans: _Orphans = {}
         for i in range(len(old)):

@@ -54,7 +54,7 @@ def _loads_as(text: str, new: Any, source: str) -> bool:
 
 
 def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
-    """The document ``text`` (LF line ends, final newline) edited to hold ``new``."""
+    """The document ``text`` (LF line ends) edited to hold ``new``."""
     yaml = _yaml(style)
     tree = yaml.load(text)
     normalised = _dump(yaml, tree)
@@ -68,19 +68,16 @@ def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
 def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> str:
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
-    final_newline = lf.endswith("\n")
-    lf = lf if final_newline else lf + "\n"
     style = detect(lf, whole)
     for keep in (True, False):
         out = _edit(lf, body.data, new, style, keep)
+        if not lf.endswith("\n"):  # the last document of a file without a final newline
+            out = out.removesuffix("\n")
         if _loads_as(out, new, source):
             break
     else:
-        line = whole.count("\n", 0, body.start) + 1
-        where = Location(source, line)
+        where = Location(source, whole.count("\n", 0, body.start) + 1)
         raise RewriteError("cannot rewrite this document without changing its meaning", where)
-    if not final_newline:
-        out = out[:-1]
     newline = "\r\n" if "\r\n" in text else style.newline
     return out.replace("\n", newline) if newline != "\n" else out
 

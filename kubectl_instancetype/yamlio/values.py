@@ -73,12 +73,17 @@ def scalar(new: Any, old: Any, style: Style, keep: bool) -> Any:
     return new
 
 
+def key(name: str, style: Style) -> str:
+    """A new mapping key, quoted when Kubernetes would read it unquoted as another type (``yes``, ``1e9``)."""
+    return string(name, None, style, False)
+
+
 def fresh(new: Any, style: Style, keep: bool) -> Any:
     """A new ruamel.yaml node for plain data ``new``, in block style."""
     if isinstance(new, dict):
         mapping = CommentedMap()
-        for key, value in new.items():
-            mapping[string(key, None, style, False)] = fresh(value, style, keep)
+        for name, value in new.items():
+            mapping[key(name, style)] = fresh(value, style, keep)
         return mapping
     if isinstance(new, list):
         return CommentedSeq(fresh(item, style, keep) for item in new)
