@@ -97,19 +97,25 @@ def configuration_of(data: Any, where: Location) -> tuple[dict[str, Any], str]:
     return _mapping(spec.get("configuration"), "spec.configuration", where), arch
 
 
-def load_config(data: Any, source: str = "<config>", arch: str | None = None) -> ClusterConfig:
+def load_config(data: Any, source: str | Location = "<config>", arch: str | None = None) -> ClusterConfig:
     """The effective configuration for a KubeVirt CR (or a bare ``spec.configuration``) and ``--arch``.
 
     Raises :class:`InputError` for settings of the wrong type or values KubeVirt's ``validateConfig``
     rejects (KubeVirt would then keep its previous configuration; a render has none to keep).
     """
-    where = Location(source)
+    where = source if isinstance(source, Location) else Location(source)
     conf, status_arch = configuration_of(data if data is not None else {}, where)
     merged = merge_json(default_configuration(), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
     cfg = _from_merged(merged, where)
     return with_architecture(cfg, arch, where) if arch is not None else cfg
+
+
+def effective_configuration(cfg: ClusterConfig) -> dict[str, Any]:
+    """The ``spec.configuration`` KubeVirt works with: its defaults merged with the file, and ``--arch``."""
+    arch = dict(cfg.raw.get("architectureConfiguration") or {}, defaultArchitecture=cfg.default_architecture)
+    return {**cfg.raw, "architectureConfiguration": arch}
 
 
 def with_architecture(cfg: ClusterConfig, arch: str, where: Location | None = None) -> ClusterConfig:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,3 +153,39 @@ def test_merge_follows_go_json_decoding() -> None:
     assert merge_json(base, {"a": {"c": [3]}, "e": None}) == {"a": {"b": 1, "c": [3]}, "d": 1, "e": None}
     assert base == {"a": {"b": 1, "c": [1, 2]}, "d": 1}
     assert load_config({"custom": {"x": 1}}).raw["custom"] == {"x": 1}
+
+
+def _run_config(*args: str) -> Any:
+    from click.testing import CliRunner
+
+    from kubectl_instancetype.cli.config import config
+
+    return CliRunner().invoke(config, list(args))
+
+
+def test_config_command_prints_the_effective_configuration(tmp_path: Any) -> None:
+    profile = Path(__file__).resolve().parent.parent / "testdata" / "config" / "masquerade-stage.yaml"
+    result = _run_config("--kubevirt-config", str(profile), "--arch", "s390x", "-o", "json")
+    assert result.exit_code == 0, result.output
+    effective = json.loads(result.output)
+    assert effective["network"] == {
+        "defaultNetworkInterface": "masquerade",
+        "permitSlirpInterface": False,
+        "permitBridgeInterfaceOnPodNetwork": True,
+    }
+    assert effective["architectureConfiguration"]["defaultArchitecture"] == "s390x"
+    assert (effective["vmRolloutStrategy"], effective["liveUpdateConfiguration"]) == ("Stage", {"maxHotplugRatio": 4})
+    inputs = tmp_path / "in.yaml"
+    inputs.write_text("kind: ConfigMap\napiVersion: v1\n---\n" + profile.read_text(), encoding="utf-8")
+    assert json.loads(_run_config("-f", str(inputs), "-o", "json").output)["cpuRequest"] == "250m"
+    assert "defaultNetworkInterface: bridge" in _run_config().output
+
+
+def test_config_command_reports_bad_files(tmp_path: Any) -> None:
+    bad = tmp_path / "kv.yaml"
+    bad.write_text("network:\n  defaultNetworkInterface: passt\n", encoding="utf-8")
+    result = _run_config("--kubevirt-config", str(bad))
+    assert result.exit_code == 3
+    assert f"{bad}:1:1: error: spec.configuration.network.defaultNetworkInterface: unsupported value 'passt'" in (
+        result.output
+    )
