@@ -208,11 +208,17 @@ def _ambiguous(s: str) -> bool:
 
 
 def _double(s: str) -> str:
-    return '"' + _ESCAPE.sub(_escape, s) + '"'
+    if s.startswith("\ufeff"):  # go-yaml's BOM test looks at the string's start: it escapes every character
+        return '"' + "".join(map(_escape, s)) + '"'
+    return '"' + _ESCAPE.sub(_escape_match, s) + '"'
 
 
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
+def _escape_match(match: re.Match[str]) -> str:
+    return _escape(match.group())
+
+
+def _escape(char: str) -> str:
+    """``char`` as a double-quoted escape: a named one, else ``\\xXX``, ``\\uXXXX`` or ``\\UXXXXXXXX``."""
     named = _NAMED.get(char)
     if named is not None:
         return "\\" + named
