@@ -44,7 +44,9 @@ class LazyGroup(click.Group):
 
 
 def _version_message() -> str:
-    return f"kubectl-instancetype {__version__}"
+    from ..catalog.builtin import VERSION
+
+    return f"kubectl-instancetype {__version__} (built-in common-instancetypes catalog {VERSION})"
 
 
 @click.group(
@@ -52,8 +54,10 @@ def _version_message() -> str:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=EXIT_CODES_HELP,
 )
-@click.version_option(__version__, "--version", message="%(version)s", package_name="kubectl-instancetype")
-def main_group() -> None:
+@click.version_option(__version__, "--version", message=_version_message(), package_name="kubectl-instancetype")
+@click.option("--no-builtin-catalog", "no_builtin_catalog", is_flag=True,
+              help="For every command: do not fall back to the built-in common-instancetypes catalog.")
+def main_group(no_builtin_catalog: bool) -> None:
     """Expand KubeVirt instancetypes and preferences offline, from files, exactly as KubeVirt does.
 
     \b

@@ -65,7 +65,9 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], no_builtin: bool, kubevirt_config: str | None,
                 arch: str | None, **kwargs: Any) -> Any:
-        return func(*args, catalogs=CatalogOptions(catalogs, not no_builtin, kubevirt_config, arch), **kwargs)
+        root = click.get_current_context().find_root()
+        builtin = not (no_builtin or root.params.get("no_builtin_catalog"))
+        return func(*args, catalogs=CatalogOptions(catalogs, builtin, kubevirt_config, arch), **kwargs)
 
     return wrapper
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import INDEXED_KINDS, Catalog
-from ..config import ClusterConfig
+from ..config import ClusterConfig, is_kubevirt_cr, load_config
 from ..errors import InputError, ToolError
 from ..render import VMRenderer, check_document, default_vm_renderer, flatten
 from ..yamlio import DEFAULT_LIMITS, Document
@@ -65,7 +64,19 @@ def build_session(inputs: InputOptions, catalogs: CatalogOptions) -> Session:
                 catalog.add(doc.data, doc)
             except InputError as exc:
                 problems.append(exc)
-    config = ClusterConfig()
-    if catalogs.arch:
-        config = dataclasses.replace(config, default_architecture=catalogs.arch)
+    config = _config(catalogs, documents, problems)
     return Session(documents, catalog, config, problems)
+
+
+def _config(catalogs: CatalogOptions, documents: list[Document], problems: list[ToolError]) -> ClusterConfig:
+    """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
+    named = (catalogs.kubevirt_config,) if catalogs.kubevirt_config else ()
+    sources = load_sources(named, False, DEFAULT_LIMITS, problems)[:1]
+    sources = sources or [d for d in documents if is_kubevirt_cr(d.data)][:1]
+    try:
+        if sources:
+            return load_config(sources[0].data, str(sources[0].location), catalogs.arch)
+        return load_config({}, "<defaults>", catalogs.arch)
+    except InputError as exc:
+        problems.append(exc)
+        return ClusterConfig()
