@@ -59,6 +59,7 @@ class Catalog:
     builtin: Callable[[str, str], dict[str, Any] | None] | None = None
     entries: dict[Key, Entry] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    _builtin_cache: dict[tuple[str, str], Entry | None] = field(default_factory=dict, repr=False)
 
     def key(self, obj: dict[str, Any]) -> Key:
         kind = obj["kind"]
@@ -94,9 +95,11 @@ class Catalog:
         key = (kind, "" if kind in CLUSTER_KINDS else namespace, name)
         found = self.entries.get(key)
         if found is None and self.builtin is not None and kind in CLUSTER_KINDS:
-            obj = self.builtin(kind, name)
-            if obj is not None:
-                found = Entry(obj)
+            # Built-in objects are built once per catalog: expansion never changes what it looks up.
+            if (kind, name) not in self._builtin_cache:
+                obj = self.builtin(kind, name)
+                self._builtin_cache[(kind, name)] = Entry(obj) if obj is not None else None
+            found = self._builtin_cache[(kind, name)]
         return found
 
     def located(self, kind: str, namespace: str, name: str) -> Location | None:
