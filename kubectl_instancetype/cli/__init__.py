@@ -16,6 +16,7 @@ from .. import __version__
 
 # name -> "module:attribute" (relative to this package); the one registry of commands.
 COMMANDS: dict[str, str] = {
+    "config": "config:config",
     "render": "render:render",
 }
 

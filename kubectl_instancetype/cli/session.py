@@ -75,7 +75,7 @@ def _config(catalogs: CatalogOptions, documents: list[Document], problems: list[
     sources = sources or [d for d in documents if is_kubevirt_cr(d.data)][:1]
     try:
         if sources:
-            return load_config(sources[0].data, str(sources[0].location), catalogs.arch)
+            return load_config(sources[0].data, sources[0].location, catalogs.arch)
         return load_config({}, "<defaults>", catalogs.arch)
     except InputError as exc:
         problems.append(exc)

@@ -43,8 +43,8 @@ def matcher_problems(matcher: MatcherKind, vm: Spec) -> list[str]:
     return problems
 
 
-def mutate(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
-    """The VM as the mutating webhook leaves it (a new object; ``vm`` is not changed)."""
+def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
+    """A copy of ``vm`` with its matchers validated and ``inferFromVolume`` resolved."""
     for matcher in (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER):
         problems = matcher_problems(matcher, vm)
         if problems:  # the preference matcher is only checked when the instance type one is fine
@@ -55,7 +55,15 @@ def mutate(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
             infer_matcher(matcher, out, namespace, lookup)
         except KubeVirtError as exc:
             raise KubeVirtError(exc.message, stage="mutate") from None
-    _apply_preferred_defaults(out, namespace, lookup)
+    return out
+
+
+def mutate(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
+    """The VM as the mutating webhook leaves it (a new object; ``vm`` is not changed)."""
+    out = mutate_matchers(vm, namespace, lookup)
+    found = _find_quietly(PREFERENCE_MATCHER, out, namespace, lookup)
+    if found is not None:
+        apply_preferred_defaults(out, found.spec)
     return out
 
 
@@ -66,11 +74,8 @@ def _find_quietly(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup
         return None  # lookup failures are only logged by the webhooks
 
 
-def _apply_preferred_defaults(vm: Spec, namespace: str, lookup: Lookup) -> None:
-    found = _find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
-    if found is None:
-        return
-    pref = found.spec
+def apply_preferred_defaults(vm: Spec, pref: Spec) -> None:
+    """What the mutating webhook writes from the preference: architecture, machine type, storage class."""
     template = child(child(vm, "spec"), "template")
     spec = child(template, "spec")
     if pref.get("preferredArchitecture") and not spec.get("architecture"):
@@ -104,7 +109,10 @@ def admit(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> None:
     conflicts = apply_spec("spec.template.spec", it_spec, pref_spec, spec, meta)
     if conflicts:
         raise KubeVirtError(webhook_conflicts_message(conflicts), stage="admit", paths=tuple(conflicts))
-    cluster_defaults(cfg, spec)
+    try:
+        cluster_defaults(cfg, spec)
+    except KubeVirtError as exc:
+        raise KubeVirtError(exc.message, stage="admit") from None
     problem = check_requirements(it_spec, pref_spec, spec)
     if problem:
         raise KubeVirtError(f"failure checking preference requirements: {problem}", stage="admit")
