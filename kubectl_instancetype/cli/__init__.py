@@ -44,10 +44,13 @@ class LazyGroup(click.Group):
         return command
 
 
-def _version_message() -> str:
-    from ..catalog.builtin import VERSION
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from ..catalog.builtin import VERSION  # only here: a plain render must not build the catalog module
 
-    return f"kubectl-instancetype {__version__} (built-in common-instancetypes catalog {VERSION})"
+    click.echo(f"kubectl-instancetype {__version__} (built-in common-instancetypes catalog {VERSION})")
+    ctx.exit()
 
 
 @click.group(
@@ -55,7 +58,8 @@ def _version_message() -> str:
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=EXIT_CODES_HELP,
 )
-@click.version_option(__version__, "--version", message=_version_message(), package_name="kubectl-instancetype")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the built-in catalog's revision, and exit.")
 @click.option("--no-builtin-catalog", "no_builtin_catalog", is_flag=True,
               help="For every command: do not fall back to the built-in common-instancetypes catalog.")
 def main_group(no_builtin_catalog: bool) -> None:
