@@ -211,6 +211,8 @@ class _Builder:
                     value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
                 elif event.style:
                     value = event.value
+                elif event.value == "<<" and stack and stack[-1][1] is _NO_KEY and isinstance(stack[-1][0], dict):
+                    value = _MERGE  # only a plain << in key position merges
                 else:
                     value = resolve_plain(event.value)
                 if event.anchor:
@@ -262,7 +264,7 @@ class _Builder:
             event = next(events)
 
     def _put(self, mapping: dict[str, Any], mark: Any, key: Any, value: Any) -> None:
-        if key == "<<":
+        if key is _MERGE:
             for source in value if isinstance(value, list) else [value]:
                 if not isinstance(source, dict):
                     raise InputError("YAML merge key '<<' needs a mapping", _mark(mark, self.source))
@@ -279,6 +281,7 @@ class _Builder:
 
 
 _NO_KEY = object()
+_MERGE = object()
 
 
 def _key_text(key: Any) -> str:
