@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Benchmark kubectl-instancetype at repository scale and print a markdown table.
+
+    python bench/run.py                      # 1, 100, 1000, 10000 VMs; builds a throw-away install
+    python bench/run.py --sizes 1,1000 --exe .venv/bin/kubectl-instancetype
+
+For each repository size it generates a GitOps-like tree of VirtualMachines (one per file, naming
+instancetypes and preferences of the built-in common catalog) and runs each command in a cold process:
+wall time (best of --repeat), peak RSS, and the ratio to the floor — parsing and dumping the same files
+with ruamel.yaml's C loader and dumper alone, measured in the same run. By default the tool is measured as
+users get it: installed (not editable) into a fresh virtualenv with compiled bytecode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCETYPES = ("u1.medium", "u1.large", "cx1.large", "o1.xlarge", "d1.2xlarge", "m1.large", "n1.xlarge")
+PREFERENCES = ("fedora", "rhel.9", "ubuntu", "windows.11", "centos.stream9", "opensuse.leap", "rhel.9.dpdk")
+
+VM_TEMPLATE = """\
+# VM {i}: managed in git, expanded by kubectl-instancetype
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm-{i}
+  namespace: team-{team}
+  labels:
+    app: web-{team}
+spec:
+  runStrategy: Always
+  instancetype:
+    name: {it}  # size
+  preference:
+    name: {pref}
+  template:
+    metadata:
+      labels:
+        kubevirt.io/domain: vm-{i}
+    spec:
+      domain:
+        devices:
+          interfaces:
+          - name: default
+            masquerade: {{}}
+      networks:
+      - name: default
+        pod: {{}}
+      volumes:
+      - name: rootdisk
+        containerDisk:
+          image: quay.io/containerdisks/fedora:41
+      - name: cloudinit
+        cloudInitNoCloud:
+          userData: |
+            #cloud-config
+            password: fedora
+            chpasswd: {{ expire: False }}
+"""
+
+FLOOR = """\
+import sys
+from pathlib import Path
+from ruamel.yaml import YAML
+yaml = YAML(typ="safe", pure=False)
+out = sys.stdout
+for path in sorted(Path(sys.argv[1]).rglob("*.yaml")):
+    docs = list(yaml.load_all(path.read_text()))
+    yaml.dump_all(docs, out)
+"""
+
+
+def generate(root: Path, count: int) -> None:
+    """A tree of ``count`` VMs: vms/<team>/vm-<i>.yaml; the n1/dpdk pair is avoided (it is refused)."""
+    for i in range(count):
+        it = INSTANCETYPES[i % len(INSTANCETYPES)]
+        pref = PREFERENCES[i % len(PREFERENCES)]
+        if pref == "rhel.9.dpdk" and it != "n1.xlarge":
+            pref = "rhel.9"
+        team = i % 10
+        path = root / "vms" / f"team-{team}" / f"vm-{i}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(VM_TEMPLATE.format(i=i, team=team, it=it, pref=pref))
+
+
+def install(workdir: Path) -> Path:
+    """Install this checkout (not editable) into a fresh virtualenv; its kubectl-instancetype."""
+    venv = workdir / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, str(ROOT)], check=True)
+    return venv / "bin" / "kubectl-instancetype"
+
+
+def measure(argv: Sequence[str], cwd: Path, repeat: int) -> tuple[float, float, int]:
+    """(best wall seconds, peak RSS MiB, exit status) of ``argv`` run ``repeat`` times."""
+    best, rss, status = float("inf"), 0.0, 0
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with open(os.devnull, "wb") as sink:
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=sink, stderr=subprocess.DEVNULL, env=env)
+            _, raw_status, usage = os.wait4(proc.pid, 0)
+        best = min(best, time.perf_counter() - start)
+        rss = max(rss, usage.ru_maxrss / 1024)
+        status = os.waitstatus_to_exitcode(raw_status)
+    return best, rss, status
+
+
+def commands(exe: Path, write_supported: bool) -> list[tuple[str, list[str], bool]]:
+    """(label, argv, needs a fresh copy of the tree) for each measured command."""
+    base = [str(exe), "render", "-R", "-f", "vms"]
+    out = [("render -o yaml", base, False), ("render -o json", [*base, "-o", "json"], False)]
+    if write_supported:
+        out += [
+            ("--check (all to change)", [*base, "--check"], False),
+            ("--write (all to change)", [*base, "--write"], True),
+            ("--write (nothing to change)", [*base, "--write"], False),
+            ("--check (nothing to change)", [*base, "--check"], False),
+        ]
+    return out
+
+
+def run_size(exe: Path, python: Path, size: int, repeat: int, write_supported: bool) -> list[str]:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix=f"kit-bench-{size}-") as tmp:
+        tree = Path(tmp)
+        generate(tree, size)
+        floor, floor_rss, _ = measure([str(python), "-c", FLOOR, "vms"], tree, repeat)
+        rows.append(f"| {size} | floor: ruamel C load + dump | {floor:.3f} | {floor_rss:.0f} | 1.00 |")
+        pristine = Path(tmp + "-pristine")
+        shutil.copytree(tree / "vms", pristine)
+        for label, argv, fresh in commands(exe, write_supported):
+            if fresh:
+                shutil.rmtree(tree / "vms")
+                shutil.copytree(pristine, tree / "vms")
+            wall, rss, status = measure(argv, tree, 1 if fresh else repeat)
+            note = "" if status in (0, 1) else f" (exit {status})"
+            rows.append(f"| {size} | {label}{note} | {wall:.3f} | {rss:.0f} | {wall / floor:.2f} |")
+        shutil.rmtree(pristine)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1,100,1000,10000", help="comma-separated VM counts")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per command; the best is reported")
+    parser.add_argument("--exe", type=Path, help="kubectl-instancetype to measure (default: a fresh install)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
+        exe = args.exe.resolve() if args.exe else install(Path(work))
+        python = exe.parent / "python"
+        help_text = subprocess.run([str(exe), "render", "--help"], capture_output=True, text=True).stdout
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+              f"{platform.system()} {platform.release()}")
+        print("| VMs | command | wall s | peak RSS MiB | × floor |")
+        print("| ---: | --- | ---: | ---: | ---: |")
+        for size in (int(s) for s in args.sizes.split(",")):
+            for row in run_size(exe, python, size, args.repeat, "--write" in help_text):
+                print(row, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
