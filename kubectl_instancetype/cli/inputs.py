@@ -1,6 +1,9 @@
-"""Reading ``-f`` and ``--catalog`` sources: files, directories (``-R``), stdin, as kubectl does.
+"""Reading ``-f`` and ``--catalog`` sources: files, directories (``-R``), stdin and http(s) URLs.
 
-This is the I/O edge: everything here opens files; everything it returns is plain documents.
+Both options read through the same functions, so a source means the same thing wherever it is named:
+multi-document streams with or without a leading ``---`` (the published common-instancetypes bundles),
+``kind: List`` (flattened later), JSON. This is the I/O edge: everything here opens files or fetches URLs;
+everything it returns is plain documents.
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..catalog.remote import is_url, parse_source
 from ..errors import InputError, Location, ToolError
-from ..yamlio import Document, Limits, load_stream
+from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
@@ -28,9 +32,11 @@ class Source:
 
 
 def expand_paths(paths: tuple[str, ...], recursive: bool) -> Iterator[Source]:
-    """Files named by ``-f`` arguments; directories give their manifest files, sorted."""
+    """Files named by ``-f`` arguments; directories give their manifest files, sorted; URLs stay URLs."""
     for path in paths:
-        if path == STDIN:
+        if is_url(path):
+            yield Source(path, path.partition("#")[0])
+        elif path == STDIN:
             yield Source(STDIN, STDIN_NAME)
         elif os.path.isdir(path):
             yield from _directory(Path(path), recursive)
@@ -45,8 +51,12 @@ def _directory(root: Path, recursive: bool) -> Iterator[Source]:
             yield Source(str(file), str(file))
 
 
-def read_text(source: Source) -> str:
-    """The text of ``source``; InputError (exit 3) when it cannot be read or decoded."""
+def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warnings: list[str] | None = None) -> str:
+    """The text of ``source``; InputError (exit 3) when it cannot be read, fetched or decoded."""
+    if is_url(source.path):
+        from .fetch import fetch_text
+
+        return fetch_text(parse_source(source.path), max_bytes, warnings if warnings is not None else [])
     try:
         if source.path == STDIN:
             return sys.stdin.read()
@@ -61,13 +71,14 @@ def read_text(source: Source) -> str:
 
 
 def load_sources(
-    paths: tuple[str, ...], recursive: bool, limits: Limits, problems: list[ToolError]
+    paths: tuple[str, ...], recursive: bool, limits: Limits, problems: list[ToolError],
+    warnings: list[str] | None = None,
 ) -> list[Document]:
-    """Every document of every source; problems are collected, not raised."""
+    """Every document of every source; problems (and warnings, such as unpinned URLs) are collected."""
     docs: list[Document] = []
     for source in expand_paths(paths, recursive):
         try:
-            docs.extend(load_stream(read_text(source), source.display, limits))
+            docs.extend(load_stream(read_text(source, limits.max_bytes, warnings), source.display, limits))
         except InputError as exc:
             problems.append(exc)
     return docs

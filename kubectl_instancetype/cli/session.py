@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..catalog import INDEXED_KINDS, Catalog
+from ..catalog import Catalog
+from ..catalog.loading import BuiltinFind, load_catalog
 from ..config import ClusterConfig, is_kubevirt_cr, load_config
 from ..errors import InputError, ToolError
 from ..render import VMRenderer, check_document, default_vm_renderer, flatten
@@ -50,28 +50,32 @@ def _checked(docs: list[Document], problems: list[ToolError]) -> list[Document]:
 
 
 def build_session(inputs: InputOptions, catalogs: CatalogOptions) -> Session:
+    """Read every source, then index the catalog; problems and warnings are collected, not raised."""
     problems: list[ToolError] = []
-    documents = _checked(load_sources(inputs.filenames, inputs.recursive, inputs.limits, problems), problems)
-    catalog_docs = _checked(load_sources(catalogs.catalogs, True, DEFAULT_LIMITS, problems), problems)
-    builtin: Any = None
-    if catalogs.builtin:
-        from ..catalog.builtin import find as builtin
-
-    catalog = Catalog(default_namespace=inputs.namespace, builtin=builtin)
-    for doc in catalog_docs + documents:
-        if doc.data.get("kind") in INDEXED_KINDS:
-            try:
-                catalog.add(doc.data, doc)
-            except InputError as exc:
-                problems.append(exc)
+    warnings: list[str] = []
+    documents = _checked(load_sources(inputs.filenames, inputs.recursive, inputs.limits, problems, warnings),
+                         problems)
+    catalog_docs = _checked(load_sources(catalogs.catalogs, True, DEFAULT_LIMITS, problems, warnings), problems)
+    loaded = load_catalog(catalog_docs + documents, inputs.namespace, *_builtin(catalogs.builtin))
+    problems.extend(loaded.problems)
+    warnings.extend(loaded.warnings)
     config = _config(catalogs, documents, problems)
-    return Session(documents, catalog, config, problems)
+    return Session(documents, loaded.catalog, config, problems, warnings)
+
+
+def _builtin(enabled: bool) -> tuple[BuiltinFind | None, str]:
+    """The built-in catalog's lookup and version, or nothing when it is turned off."""
+    if not enabled:
+        return None, ""
+    from ..catalog.builtin import VERSION, find
+
+    return find, VERSION
 
 
 def _config(catalogs: CatalogOptions, documents: list[Document], problems: list[ToolError]) -> ClusterConfig:
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
     named = (catalogs.kubevirt_config,) if catalogs.kubevirt_config else ()
-    sources = load_sources(named, False, DEFAULT_LIMITS, problems)[:1]
+    sources = load_sources(named, False, DEFAULT_LIMITS, problems, [])[:1]
     sources = sources or [d for d in documents if is_kubevirt_cr(d.data)][:1]
     try:
         if sources:

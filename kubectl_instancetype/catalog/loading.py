@@ -1,0 +1,103 @@
+"""Turning checked documents into a :class:`Catalog`, with every problem and warning of every object.
+
+Each instancetype and preference is brought to the served version (:mod:`.versions`), put through KubeVirt's
+object webhook (:mod:`.admission`) and indexed; ControllerRevisions are checked for payloads KubeVirt can no
+longer decode; an object that overrides a different built-in one earns a warning naming both sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError, KubeVirtError, ToolError
+from ..yamlio import Document
+from .admission import admit
+from .index import BUILTIN_SOURCE, CATALOG_KINDS, CLUSTER_KINDS, INDEXED_KINDS, Catalog
+from .versions import DEPRECATED, served
+
+BuiltinFind = Callable[[str, str], "dict[str, Any] | None"]
+REVISION = "ControllerRevision"
+
+
+@dataclass
+class Loaded:
+    """A catalog and what loading it found: problems (exit 3 or 1) and warnings."""
+
+    catalog: Catalog
+    problems: list[ToolError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind | None,
+                 builtin_version: str = "") -> Loaded:
+    """Index every catalog and support object of ``docs`` (checked documents, earlier ones first)."""
+    loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin))
+    for doc in docs:
+        kind = doc.data.get("kind")
+        if kind not in INDEXED_KINDS:
+            continue
+        try:
+            _load(doc, loaded)
+        except ToolError as exc:
+            loaded.problems.append(exc)
+    if builtin is not None:
+        loaded.warnings.extend(shadow_warnings(loaded.catalog, builtin, builtin_version))
+    return loaded
+
+
+def _load(doc: Document, loaded: Loaded) -> None:
+    obj = doc.data
+    if obj["kind"] in CATALOG_KINDS:
+        converted = served(doc)
+        if converted.warning:
+            loaded.warnings.append(converted.warning)
+        obj = converted.obj
+        if not _admitted(obj, doc, loaded):
+            return
+    elif obj["kind"] == REVISION:
+        loaded.warnings.extend(revision_warnings(doc))
+    loaded.catalog.add(obj, doc)
+
+
+def _admitted(obj: dict[str, Any], doc: Document, loaded: Loaded) -> bool:
+    try:
+        verdict = admit(obj)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{obj['kind']} {obj['metadata']['name']}: malformed spec ({exc})", doc.location) from None
+    label = f"{obj['kind']} {obj['metadata']['name']}"
+    for cause in verdict.causes:
+        error = KubeVirtError(f"{label}: KubeVirt would refuse this object: {cause.message}", "admit", (cause.field,))
+        loaded.problems.append(error.with_location(doc.locate(cause.path)))
+    loaded.warnings.extend(f"{doc.location}: {label}: {text}" for text in verdict.warnings)
+    return not verdict.causes
+
+
+def revision_warnings(doc: Document) -> list[str]:
+    """Why KubeVirt could not use a ControllerRevision, said where it is defined (the render error is
+    KubeVirt's own and points at the VM)."""
+    label = f"{doc.location}: ControllerRevision {doc.data['metadata']['name']}"
+    data = doc.data.get("data")
+    if data is None:
+        return [f"{label} has no data; KubeVirt fails to decode it"]
+    if not isinstance(data, dict):
+        return [f"{label}: data is not an object as `kubectl get controllerrevisions -o yaml` prints it; "
+                "KubeVirt fails to decode it"]
+    if data.get("apiVersion") in DEPRECATED:
+        return [f"{label} holds a {data['apiVersion']} object: KubeVirt v1.6 upgraded such revisions to v1beta1 "
+                "and v1.7 and later cannot decode them"]
+    return []
+
+
+def shadow_warnings(catalog: Catalog, builtin: BuiltinFind, version: str) -> list[str]:
+    """One warning per cluster-scoped object that replaces a built-in one with a different spec."""
+    out: list[str] = []
+    for (kind, _ns, name), entry in sorted(catalog.entries.items()):
+        if kind not in CLUSTER_KINDS:
+            continue
+        original = builtin(kind, name)
+        if original is not None and original.get("spec") != entry.obj.get("spec"):
+            where = f"{BUILTIN_SOURCE} common-instancetypes {version}".rstrip()
+            out.append(f"{entry.source}: {kind} {name} shadows the one of the {where} catalog")
+    return out
