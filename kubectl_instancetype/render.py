@@ -10,12 +10,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, ToolError
 from .expand.encode import encode_vm
 from .expand.pipeline import render_vm
 from .expand.util import clone_json
+from .schema import check
 from .yamlio import Document
 
 VM_KIND = "VirtualMachine"
@@ -79,6 +81,15 @@ def check_document(doc: Document) -> None:
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta.get("name"):
         raise InputError(f"{kind} has no metadata.name", doc.locate(("metadata",)))
+    shape = VIRTUAL_MACHINE if kind == VM_KIND else CATALOG_OBJECTS.get(kind)
+    problem = check(data, shape) if shape is not None else None
+    if problem is not None:
+        raise InputError(f"{kind} {_object_name(data)}: {problem.message}", doc.locate(problem.path))
+
+
+def _object_name(data: dict[str, Any]) -> str:
+    meta = data.get("metadata") or {}
+    return f"{meta['namespace']}/{meta.get('name')}" if meta.get("namespace") else str(meta.get("name"))
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:
@@ -124,6 +135,17 @@ def render(docs: list[Document], catalog: Catalog, options: Options, vm_renderer
         except KubeVirtError as exc:
             located = KubeVirtError(f"{vm_label(data, namespace)}: {exc.message}", exc.stage, exc.paths)
             result.problems.append(located.with_location(doc.locate(_error_path(exc))))
+            result.items.append(Item(doc, None, True))
+            continue
+        except InputError as exc:
+            message = f"{vm_label(data, namespace)}: {exc.message}"
+            result.problems.append(InputError(message, exc.location or doc.location))
+            result.items.append(Item(doc, None, True))
+            continue
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # Input no check above anticipated: refuse this VM, never crash the run.
+            message = f"{vm_label(data, namespace)}: cannot be processed ({type(exc).__name__}: {exc})"
+            result.problems.append(InputError(message, doc.location))
             result.items.append(Item(doc, None, True))
             continue
         result.items.append(Item(doc, rendered, True))

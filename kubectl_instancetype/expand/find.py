@@ -112,13 +112,24 @@ def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:
         raise KubeVirtError(
             f"failed to decode object in ControllerRevision: Object 'apiVersion' is missing in '{raw}'"
         )
-    if data["kind"] not in KNOWN_PAYLOADS.get(data["apiVersion"], frozenset()):
-        kind_known = any(data["kind"] in kinds for kinds in KNOWN_PAYLOADS.values())
-        if not kind_known:
-            return data  # decodes to some other registered type; the caller's type check rejects it
+    known = data["kind"] in KNOWN_PAYLOADS.get(data["apiVersion"], frozenset())
+    if not known and any(data["kind"] in kinds for kinds in KNOWN_PAYLOADS.values()):
         raise KubeVirtError(
             "failed to decode object in ControllerRevision: "
             f'no kind "{data["kind"]}" is registered for version "{data["apiVersion"]}" in scheme '
             '"pkg/runtime/scheme.go:110"'
         )
+    if known:
+        _check_payload(data)
+    # Another registered type decodes fine; the caller's type check then rejects it.
     return data
+
+
+def _check_payload(data: dict[str, Any]) -> None:
+    from ..apitypes import CATALOG_OBJECTS
+    from ..schema import check
+
+    shape = CATALOG_OBJECTS.get(str(data.get("kind")))
+    problem = check(data, shape) if shape else None
+    if problem is not None:
+        raise KubeVirtError(f"failed to decode object in ControllerRevision: {problem.message}")
