@@ -1,0 +1,105 @@
+"""The command line, end to end: exact stdout, stderr and exit status for each case in testdata/cli/cases.
+
+Each case directory holds ``args`` (one line, run from testdata/cli) and the expected ``stdout``, ``stderr``
+and ``exit``; ``--update-goldens`` rewrites them. A few cases also run through the installed executable,
+and the conformance runner is run against it on a sample of the corpus.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, SHARED, TESTDATA
+
+from kubectl_instancetype.cli import main_group
+
+CLI_DATA = TESTDATA / "cli"
+CASES = sorted(p.name for p in (CLI_DATA / "cases").iterdir())
+
+
+def run_case(args: list[str]) -> tuple[str, str, int]:
+    runner = CliRunner()
+    cwd = os.getcwd()
+    os.chdir(CLI_DATA)
+    try:
+        result = runner.invoke(main_group, args, prog_name="kubectl instancetype")
+    finally:
+        os.chdir(cwd)
+    return result.stdout, result.stderr, result.exit_code
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_cli_case(case: str, update_goldens: bool) -> None:
+    folder = CLI_DATA / "cases" / case
+    args = shlex.split((folder / "args").read_text())
+    stdout, stderr, status = run_case(args)
+    actual = {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}
+    if update_goldens:
+        for name, text in actual.items():
+            (folder / name).write_text(text)
+    for name, text in actual.items():
+        assert text == (folder / name).read_text(), f"{case}: {name} differs"
+
+
+def _executable() -> str:
+    found = shutil.which("kubectl-instancetype", path=os.path.dirname(sys.executable))
+    if not found:
+        pytest.skip("kubectl-instancetype is not installed next to this Python")
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", ["example-yaml", "conflict", "syntax", "usage"])
+def test_installed_executable(case: str) -> None:
+    """The console script gives byte for byte what the in-process run gives."""
+    folder = CLI_DATA / "cases" / case
+    args = shlex.split((folder / "args").read_text())
+    proc = subprocess.run([_executable(), *args], cwd=CLI_DATA, capture_output=True, text=True)
+    assert proc.stdout == (folder / "stdout").read_text()
+    assert proc.returncode == int((folder / "exit").read_text())
+    if case != "usage":  # click names the program after argv[0] in usage errors
+        assert proc.stderr == (folder / "stderr").read_text()
+
+
+@pytest.mark.slow
+def test_module_and_launcher_agree() -> None:
+    args = ["render", "-f", "inputs/example.yaml"]
+    expected = (CLI_DATA / "cases" / "example-yaml" / "stdout").read_text()
+    for argv in ([sys.executable, "-m", "kubectl_instancetype", *args],
+                 [sys.executable, str(ROOT / "plugins" / "kubectl-instancetype"), *args]):
+        proc = subprocess.run(argv, cwd=CLI_DATA, capture_output=True, text=True)
+        assert (proc.returncode, proc.stdout) == (0, expected), proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "tools" / "conformance.py").exists(), reason="../shared is not beside this checkout")
+@pytest.mark.parametrize("mode", [[], ["--vmi"]])
+def test_conformance_runner_on_installed_executable(mode: list[str]) -> None:
+    """KubeVirt's corpus through the real executable (a sample; every case runs in-process elsewhere)."""
+    command = f"{_executable()} --no-builtin-catalog"
+    proc = subprocess.run(
+        [sys.executable, str(SHARED / "tools" / "conformance.py"), "--cmd", command, "--sample", "24", "--seed", "7",
+         *mode], capture_output=True, text=True,
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert proc.stdout.strip().splitlines()[-1] == "conformance: 24 passed, 0 failed"
+
+
+def test_render_imports_only_what_it_needs() -> None:
+    """A plain render must not pay for templating, patching, HTTP or round-trip YAML."""
+    code = (
+        "import sys\n"
+        "from kubectl_instancetype.cli import main\n"
+        "try:\n    main(['render', '-f', 'inputs/example.yaml'])\nexcept SystemExit:\n    pass\n"
+        "heavy = ['jinja2', 'jsonpatch', 'urllib.request', 'http.client', 'difflib',\n"
+        "         'kubectl_instancetype.yamlio.roundtrip']\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=CLI_DATA, capture_output=True, text=True)
+    assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stderr
