@@ -1,7 +1,9 @@
-"""``kubectl instancetype render``: print VirtualMachines expanded as KubeVirt would expand them."""
+"""``kubectl instancetype render``: print VirtualMachines expanded as KubeVirt would expand them,
+or write the expansion back into the files (``--write``, ``--output-dir``, ``--check``, ``--diff``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Any
 
@@ -12,6 +14,7 @@ from ..render import render as render_documents
 from . import EXIT_CODES_HELP
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, report
 from .session import build_session
+from .write import WriteOptions, write_options
 
 OUTPUT_FORMATS = ("yaml", "json", "patch")
 
@@ -20,21 +23,29 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
     epilog=EXIT_CODES_HELP,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
 @input_options
 @catalog_options
 @click.option("-o", "--output", "output", type=click.Choice(OUTPUT_FORMATS), default="yaml", show_default=True,
-              help="yaml or json manifests, or per VM the RFC 6902 JSON patch from the VM to its expansion.")
+              help="yaml or json manifests, or the kustomize patches (RFC 6902) from each VM to its expansion.")
 @click.option("--vmi", is_flag=True,
               help="Print the VirtualMachineInstance a cluster would start instead of the expanded VM. "
                    "Firmware UUID: the stable one KubeVirt derives from the VM name when the template "
                    "sets none (a cluster assigns a random one).")
-def render(inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool) -> None:
+@write_options
+def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
+           writing: WriteOptions) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
     --vmi: by its VirtualMachineInstance); other documents pass through unchanged. Instancetypes,
     preferences, ControllerRevisions and storage objects found among the inputs are used for
-    resolution, as are those of --catalog and the built-in common-instancetypes catalog.
+    resolution, as are those of --catalog and the built-in common-instancetypes catalog. PATH
+    arguments are more -f inputs (as pre-commit passes them).
+
+    With --write, --output-dir, --check or --diff nothing is printed: the files are rewritten (or
+    written under DIR) with their VMs expanded and everything else kept byte for byte; metadata.namespace
+    is not added. --check and --diff alone compare against the input files themselves.
 
     \b
     Examples:
@@ -42,13 +53,46 @@ def render(inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: boo
       kubectl instancetype render -f vms/ -R --catalog instancetypes/ -o json
       kubectl get vm myvm -o yaml | kubectl instancetype render -f -
       kubectl instancetype render -f vm.yaml --vmi --kubevirt-config kubevirt.yaml
+      kubectl instancetype render -f vms/ -R --catalog catalog/ --write
+      kubectl instancetype render -f vms/ -R --output-dir rendered/ --check
     """
+    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    pairs = _targets(inputs, writing, output, vmi)
     session = build_session(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=session.config, vmi=vmi)
     result = render_documents(session.documents, session.catalog, options, session.vm_renderer(vmi))
     result.problems[:0] = session.problems
-    _print(result, output)
-    sys.exit(report(result.problems, session.warnings))
+    if pairs is None:
+        _print(result, output)
+        sys.exit(report(result.problems, session.warnings))
+    from .write import apply
+
+    status, notes = apply(pairs, result, writing, result.problems)
+    status = max(report(result.problems, session.warnings), status)
+    for note in notes:
+        click.echo(note, err=True)
+    sys.exit(status)
+
+
+# Positional PATHs may stand in for -f, so the option the shared decorator declares required is not.
+for _param in render.params:
+    if _param.name == "filenames":
+        _param.required = False
+
+
+def _targets(inputs: InputOptions, writing: WriteOptions, output: str, vmi: bool) -> Any:
+    """The (source, target) pairs to write, None when printing; UsageError for contradictory options."""
+    if not inputs.filenames:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
+    if not writing.active:
+        return None
+    if writing.write and writing.output_dir is not None:
+        raise click.UsageError("--write and --output-dir exclude each other")
+    if vmi or output != "yaml":
+        raise click.UsageError("--write, --output-dir, --check and --diff write VMs as YAML files: drop -o/--vmi")
+    from .write import targets
+
+    return targets(inputs.filenames, inputs.recursive, writing.output_dir)
 
 
 def _print(result: Result, output: str) -> None:

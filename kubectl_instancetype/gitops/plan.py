@@ -1,0 +1,84 @@
+"""Planning ``render --write`` and ``--output-dir``: the new text of each input file, nothing written.
+
+A file's documents are loaded again from the text that will be rewritten and paired, in order, with the
+rendered items of that file (``kind: List`` items one by one, as :func:`~kubectl_instancetype.render.flatten`
+yields them). Each VirtualMachine that rendered is replaced by its :func:`.stored.stored_form`; everything
+else, including VMs that failed, keeps its data, so :func:`~kubectl_instancetype.yamlio.roundtrip.rewrite`
+copies it byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InputError, Location
+from ..render import Item
+from ..yamlio.load import load_stream
+from ..yamlio.roundtrip import rewrite
+from ..yamlio.values import same
+from . import jsonfile
+from .stored import stored_form
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file to produce: where it comes from, where it goes, what is there now and what it should hold."""
+
+    source: str
+    target: str
+    before: str | None  # the target's current text; None when it does not exist
+    after: str
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def _is_list(data: Any) -> bool:
+    return isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and "items" in data
+
+
+def _rebuilt(data: Any, items: Iterator[Item], where: Location) -> Any:
+    """``data`` with each flattened object replaced by the stored form of its item (one Python frame per List)."""
+    if _is_list(data):
+        return {k: ([_rebuilt(x, items, where) for x in v or []] if k == "items" else v) for k, v in data.items()}
+    item = next(items, None)
+    if item is None or not same(item.document.data, data):
+        raise InputError("file changed while it was being rendered", where)
+    if not item.is_vm or item.rendered is None:
+        return data
+    return stored_form(data, item.rendered)
+
+
+def new_documents(text: str, source: str, items: Iterable[Item]) -> dict[int, Any]:
+    """Document index -> the data ``--write`` stores there, for every document of ``text``."""
+    by_index: dict[int, list[Item]] = {}
+    for item in items:
+        by_index.setdefault(item.document.index, []).append(item)
+    out: dict[int, Any] = {}
+    for doc in load_stream(text, source):
+        if doc.index in by_index:
+            out[doc.index] = _rebuilt(doc.data, iter(by_index[doc.index]), doc.location)
+    return out
+
+
+def rendered_text(text: str, source: str, items: Iterable[Item]) -> str:
+    """``text`` with its VirtualMachines expanded, everything else kept byte for byte.
+
+    A file that is one JSON value stays JSON (:mod:`.jsonfile`); YAML goes through the round-trip editor.
+    """
+    new = new_documents(text, source, items)
+    old = jsonfile.parse(text)
+    if old is not None and set(new) == {0}:
+        return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0])
+    return rewrite(text, new, source)
+
+
+def items_by_source(items: Iterable[Item]) -> dict[str, list[Item]]:
+    """The rendered items grouped by the file they come from, in input order."""
+    out: dict[str, list[Item]] = {}
+    for item in items:
+        out.setdefault(item.document.source, []).append(item)
+    return out
