@@ -1,0 +1,112 @@
+"""The ControllerRevisions virt-controller stores for a VirtualMachine (spec §4.1,
+``pkg/instancetype/revision/store.go``), so that a repository can pin what its VMs were started with.
+
+Each holds a copy of the instancetype or preference as served (``instancetype.kubevirt.io/v1beta1``) without
+labels, annotations, finalizers, owner references and managed fields, and is named
+``<vm>-<object>-v1beta1-<object uid>-<object generation>``.
+
+Objects read from files have no uid or generation. Then the generation is 1 (what the API server gives a new
+object) and the uid is a UUID derived from the object's kind, namespace, name and spec (a version 5 UUID in
+our own namespace): the same object always gives the same name, and a changed spec gives a new revision, as a
+re-created object would on a cluster. The VM's owner reference uses its uid, else one derived the same way from
+its namespace and name. Quantities in the stored spec are written in canonical form, as KubeVirt encodes them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from ..errors import KubeVirtError
+from ..expand.find import go_json
+from ..expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind, not_found
+from ..expand.util import clone_json
+from ..quantity import canonical
+from .index import Catalog
+
+LABEL_PREFIX = "instancetype.kubevirt.io/object-"
+VERSION = "v1beta1"
+API_VERSION = f"instancetype.kubevirt.io/{VERSION}"
+UID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype")
+_CLEARED = ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
+_QUANTITIES = (("memory", "guest"), ("memory", "maxGuest"), ("requirements", "memory", "guest"))
+
+
+def derived_uid(*parts: Any) -> str:
+    """A stable UUID for an object that has none, from the parts that identify its content."""
+    return str(uuid.uuid5(UID_NAMESPACE, go_json(list(parts))))
+
+
+def object_uid(obj: dict[str, Any], namespace: str) -> str:
+    meta = obj.get("metadata") or {}
+    return str(meta.get("uid") or derived_uid(obj["kind"], namespace, meta.get("name"), obj.get("spec")))
+
+
+def revisions(vm: dict[str, Any], namespace: str, catalog: Catalog) -> list[dict[str, Any]]:
+    """The instancetype then preference revision of ``vm`` (none for a matcher that names a revision)."""
+    out = []
+    for matcher in (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER):
+        found = _referenced(matcher, vm, namespace, catalog)
+        if found is not None:
+            out.append(controller_revision(vm, namespace, found))
+    return out
+
+
+def _referenced(matcher: MatcherKind, vm: dict[str, Any], namespace: str, catalog: Catalog) -> dict[str, Any] | None:
+    m = (vm.get("spec") or {}).get(matcher.field)
+    if not isinstance(m, dict) or m.get("revisionName"):
+        return None
+    kind = matcher.resolve(m.get("kind") or "")
+    if kind is None:
+        raise KubeVirtError(matcher.unexpected(m.get("kind") or ""))
+    obj = catalog.get(kind, namespace, m.get("name") or "")
+    if obj is None:
+        raise KubeVirtError(not_found(kind, m.get("name") or ""))
+    return obj
+
+
+def controller_revision(vm: dict[str, Any], namespace: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """The ControllerRevision storing ``obj`` for ``vm`` in ``namespace``."""
+    stored = stored_object(obj, namespace)
+    meta = stored["metadata"]
+    vm_meta = vm.get("metadata") or {}
+    name = f"{vm_meta.get('name')}-{meta['name']}-{VERSION}-{meta['uid']}-{meta['generation']}"
+    labels = {
+        f"{LABEL_PREFIX}generation": str(meta["generation"]),
+        f"{LABEL_PREFIX}kind": obj["kind"],
+        f"{LABEL_PREFIX}name": meta["name"],
+        f"{LABEL_PREFIX}uid": meta["uid"],
+        f"{LABEL_PREFIX}version": VERSION,
+    }
+    owner = {
+        "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "name": vm_meta.get("name"),
+        "uid": vm_meta.get("uid") or derived_uid("VirtualMachine", namespace, vm_meta.get("name")),
+        "controller": True, "blockOwnerDeletion": True,
+    }
+    return {
+        "apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": [owner]},
+        "data": stored, "revision": 0,
+    }
+
+
+def stored_object(obj: dict[str, Any], namespace: str) -> dict[str, Any]:
+    """The copy of ``obj`` a revision holds: served version, identity kept, bookkeeping metadata cleared."""
+    meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k not in _CLEARED}
+    if obj["kind"] not in (INSTANCETYPE_MATCHER.cluster, PREFERENCE_MATCHER.cluster):
+        meta["namespace"] = meta.get("namespace") or namespace
+    meta["uid"] = object_uid(obj, namespace)
+    meta["generation"] = int(meta.get("generation") or 1)
+    return {"apiVersion": API_VERSION, "kind": obj["kind"], "metadata": meta, "spec": _canonical(obj.get("spec"))}
+
+
+def _canonical(spec: Any) -> Any:
+    """A copy of ``spec`` with its Quantities in canonical spelling."""
+    out = clone_json(spec)
+    for path in _QUANTITIES:
+        node: Any = out
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and node.get(path[-1]) is not None:
+            node[path[-1]] = canonical(node[path[-1]])
+    return out

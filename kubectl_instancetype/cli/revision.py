@@ -1,0 +1,66 @@
+"""``kubectl instancetype revision``: the ControllerRevisions KubeVirt would store for VirtualMachines."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..catalog.revision import revisions
+from ..errors import KubeVirtError
+from ..render import Options, vm_label
+from ..render import render as render_documents
+from . import EXIT_CODES_HELP
+from .options import CatalogOptions, InputOptions, catalog_options, input_options, report
+from .session import build_session
+
+
+@click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@input_options
+@catalog_options
+@click.option("-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
+              help="yaml: one document per revision; json: one object, or a v1 List for several.")
+def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> None:
+    """Print the ControllerRevisions virt-controller would store for each VirtualMachine.
+
+    Named and encoded as KubeVirt does: <vm>-<object>-v1beta1-<uid>-<generation>, labels
+    instancetype.kubevirt.io/object-*, the object as served in data. An object read from a file has no uid:
+    a UUID derived from its kind, namespace, name and spec stands in (generation 1), so the names are
+    stable and change when the spec does. Matchers that already name a revisionName get none, as in
+    KubeVirt. A VM KubeVirt would refuse gets none and is reported (exit status 1).
+
+    \b
+    Examples:
+      kubectl instancetype revision -f vm.yaml > revisions.yaml
+      kubectl instancetype render -f vm.yaml -f revisions.yaml
+    """
+    session = build_session(inputs, catalogs)
+    vms = [d for d in session.documents if d.data.get("kind") == "VirtualMachine"]
+    result = render_documents(vms, session.catalog, Options(namespace=inputs.namespace, config=session.config))
+    problems = session.problems + result.problems
+    out = []
+    for item in result.items:
+        if item.rendered is None:
+            continue
+        namespace = (item.document.data.get("metadata") or {}).get("namespace") or inputs.namespace
+        try:
+            out.extend(revisions(item.document.data, namespace, session.catalog))
+        except KubeVirtError as exc:
+            problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
+                            .with_location(item.document.location))
+    status = report(problems, session.warnings)
+    _print(out, output)
+    sys.exit(status)
+
+
+def _print(objs: list[dict[str, object]], output: str) -> None:
+    if not objs:
+        return
+    from ..yamlio.emit import dump_json, dump_yaml_all
+
+    if output == "yaml":
+        sys.stdout.write(dump_yaml_all(objs))
+        return
+    doc = objs[0] if len(objs) == 1 else {"apiVersion": "v1", "kind": "List", "items": objs,
+                                          "metadata": {"resourceVersion": ""}}
+    sys.stdout.write(dump_json(doc))
