@@ -124,7 +124,8 @@ def test_pin_mismatch_is_exit_3(server: str, cache: Path) -> None:
     actual = hashlib.sha256(TEAM).hexdigest()
     assert status == 3
     pins = "0" * 64
-    assert f"{server}/team.yaml:1:1: error: content does not match its pin: sha256 is {actual}, the URL pins {pins}" in err
+    expected = f"error: content does not match its pin: sha256 is {actual}, the URL pins {pins}"
+    assert f"{server}/team.yaml:1:1: {expected}" in err
     assert not cache.exists()
 
 
