@@ -17,6 +17,8 @@ from .. import __version__
 
 # name -> "module:attribute" (relative to this package); the one registry of commands.
 COMMANDS: dict[str, str] = {
+    "catalog": "catalog:catalog",
+    "revision": "revision:revision",
     "config": "config:config",
     "render": "render:render",
 }
