@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "catalog": "catalog:catalog",
     "revision": "revision:revision",
     "config": "config:config",
+    "krm": "krm:krm",
     "render": "render:render",
 }
 

@@ -1,0 +1,238 @@
+"""KRM functions: a ``ResourceList`` (or a plain stream of objects) in, the same shape out, VMs expanded.
+
+This is the contract of kustomize and kpt exec functions (``config.kubernetes.io/v1`` ``ResourceList``:
+``items``, ``functionConfig``, ``results``), of kustomize's older exec plugins and of a Helm
+post-renderer (a plain stream). Every item comes back in its place: a VirtualMachine replaced by its
+expansion (or its VMI), everything else unchanged. Problems become ``results`` with a severity, a
+resource reference and a field path. A function must not decide where objects land, so an item that
+had no ``metadata.namespace`` gets none: kustomize, kpt, Helm or Argo CD set it later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import INDEXED_KINDS, Catalog
+from .config import ARCHITECTURES, ClusterConfig, is_kubevirt_cr, load_config
+from .errors import InputError, KubeVirtError, Location, ToolError
+from .render import VM_KIND, Options, VMRenderer, check_document, flatten, render
+from .render import _error_path as error_path
+from .yamlio import Document
+
+RESOURCE_LIST_KIND = "ResourceList"
+RESOURCE_LIST_API_VERSIONS = ("config.kubernetes.io/v1", "config.kubernetes.io/v1beta1")
+CONFIG_API_VERSION = "kubectl-instancetype/v1alpha1"
+CONFIG_KIND = "Render"
+
+# Annotations kustomize and kpt use to track an item back to its file; a VMI that replaces a VM keeps them.
+_TRACKING_PREFIXES = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "config.k8s.io/",
+                      "kustomize.config.k8s.io/")
+_USED_KINDS = frozenset((VM_KIND, *INDEXED_KINDS))
+_PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
+_INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the ``functionConfig`` asks for; the same keys as the ``render`` options."""
+
+    catalogs: tuple[str, ...] = ()
+    builtin_catalog: bool = True
+    vmi: bool = False
+    namespace: str = "default"
+    kubevirt_config: str | None = None
+    arch: str | None = None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """The input: its items, the function configuration, and the ResourceList (None for a plain stream)."""
+
+    items: list[Document]
+    function_config: Any = None
+    resource_list: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem, tied to the item it is about (None: the whole input) and a field path in that item."""
+
+    error: ToolError
+    item: int | None = None
+    path: tuple[str | int, ...] = ()
+
+
+@dataclass
+class Outcome:
+    """Output items in input order, and every finding."""
+
+    items: list[Any] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def is_resource_list(data: Any) -> bool:
+    return (isinstance(data, dict) and data.get("kind") == RESOURCE_LIST_KIND
+            and data.get("apiVersion") in RESOURCE_LIST_API_VERSIONS)
+
+
+def open_input(docs: list[Document]) -> Envelope:
+    """The items of a single ResourceList document, or else of the stream itself (``kind: List`` flattened)."""
+    if len(docs) != 1 or not is_resource_list(docs[0].data):
+        return Envelope(list(flatten(docs)))
+    rl, where = docs[0].data, docs[0]
+    items = [] if rl.get("items") is None else rl["items"]
+    if not isinstance(items, list):
+        raise InputError("ResourceList items must be a list", where.locate(("items",)))
+    found = [Document(item, where.source, i, where.line, where.col) for i, item in enumerate(items)]
+    return Envelope(found, rl.get("functionConfig"), rl)
+
+
+def settings_from(config: Any, where: Location) -> Settings:
+    """The settings of a ``ConfigMap`` (string values, ``catalogs`` comma-separated: what ``kpt fn eval
+    -- key=value`` builds) or of a ``kubectl-instancetype/v1alpha1`` ``Render`` (its ``spec``)."""
+    if config is None or config == {}:
+        return Settings()
+    kind = config.get("kind") if isinstance(config, dict) else None
+    if kind == "ConfigMap":
+        values, strings = config.get("data") or {}, True
+    elif kind == CONFIG_KIND and config.get("apiVersion") == CONFIG_API_VERSION:
+        values, strings = config.get("spec") or {}, False
+    else:
+        raise InputError(f"functionConfig must be a ConfigMap or a {CONFIG_API_VERSION} {CONFIG_KIND}", where)
+    if not isinstance(values, dict):
+        raise InputError(f"functionConfig {'data' if strings else 'spec'} must be a mapping", where)
+    return Settings(**{_FIELDS[key]: _value(key, value, strings, where) for key, value in values.items()
+                       if _known(key, where)})
+
+
+_FIELDS = {"catalogs": "catalogs", "builtinCatalog": "builtin_catalog", "vmi": "vmi", "namespace": "namespace",
+           "kubevirtConfig": "kubevirt_config", "arch": "arch"}
+
+
+def _known(key: str, where: Location) -> bool:
+    if key not in _FIELDS:
+        raise InputError(f"functionConfig: unknown setting {key!r} (known: {', '.join(_FIELDS)})", where)
+    return True
+
+
+def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
+    if key == "catalogs":
+        if strings and isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(value)
+        raise InputError("functionConfig: catalogs must be a list of paths", where)
+    if key in ("builtinCatalog", "vmi"):
+        if strings and value in ("true", "false"):
+            return value == "true"
+        if isinstance(value, bool):
+            return value
+        raise InputError(f"functionConfig: {key} must be true or false", where)
+    if not isinstance(value, str) or not value:
+        raise InputError(f"functionConfig: {key} must be a non-empty string", where)
+    if key == "arch" and value not in ARCHITECTURES:
+        raise InputError(f"functionConfig: arch must be one of {', '.join(ARCHITECTURES)}", where)
+    return value
+
+
+def cluster_config(named: Document | None, items: list[Document], arch: str | None) -> ClusterConfig:
+    """The configuration of ``kubevirtConfig``, else of a KubeVirt CR among the items; then ``arch``."""
+    source = named or next((doc for doc in items if is_kubevirt_cr(doc.data)), None)
+    if source is None:
+        return load_config({}, "<defaults>", arch)
+    return load_config(source.data, source.location, arch)
+
+
+def transform(items: list[Document], catalog_docs: list[Document], config: ClusterConfig,
+              settings: Settings, builtin: Any = None) -> Outcome:
+    """Every item rendered in place; ``builtin`` is the built-in catalog's lookup (None: none)."""
+    outcome = Outcome([doc.data for doc in items])
+    good: list[int] = []
+    for i, doc in enumerate(items):
+        if not isinstance(doc.data, dict) or doc.data.get("kind") not in _USED_KINDS:
+            continue  # not ours to judge: kpt also sends a package's Kptfile and kustomization.yaml
+        try:
+            check_document(doc)
+            good.append(i)
+        except InputError as exc:
+            outcome.findings.append(Finding(exc, i))
+    catalog = Catalog(default_namespace=settings.namespace, builtin=builtin)
+    indexed: list[tuple[int | None, Document]] = [(None, d) for d in catalog_docs]
+    for index, doc in indexed + [(i, items[i]) for i in good]:
+        if doc.data.get("kind") in INDEXED_KINDS:
+            try:
+                catalog.add(doc.data, doc)
+            except InputError as exc:
+                outcome.findings.append(Finding(exc, index))
+    _render_into(outcome, [items[i] for i in good], good, catalog, config, settings)
+    return outcome
+
+
+def _render_into(outcome: Outcome, docs: list[Document], indexes: list[int], catalog: Catalog,
+                 config: ClusterConfig, settings: Settings) -> None:
+    options = Options(namespace=settings.namespace, config=config, vmi=settings.vmi)
+    renderer: VMRenderer | None = None
+    if settings.vmi:
+        from .vmi.render import render_vmi
+
+        renderer = render_vmi
+    result = render(docs, catalog, options, renderer)
+    errors = iter(p for p in result.problems if isinstance(p, KubeVirtError))
+    for i, item in zip(indexes, result.items, strict=True):
+        if item.rendered is None:  # render() reports each failed VM by one problem, in item order
+            problem = next(errors)
+            outcome.findings.append(Finding(problem, i, error_path(problem)))
+        elif item.is_vm:
+            outcome.items[i] = _keep_placement(item.document.data, item.rendered)
+
+
+def _keep_placement(original: dict[str, Any], rendered: dict[str, Any]) -> dict[str, Any]:
+    """``rendered`` without a namespace the original did not have, with the original's tracking annotations."""
+    before = original.get("metadata") or {}
+    meta = rendered.setdefault("metadata", {})
+    if not before.get("namespace"):
+        meta.pop("namespace", None)
+    tracking = {k: v for k, v in (before.get("annotations") or {}).items() if k.startswith(_TRACKING_PREFIXES)}
+    if tracking:
+        meta["annotations"] = {**tracking, **(meta.get("annotations") or {})}
+    return rendered
+
+
+def results(findings: list[Finding], items: list[Any]) -> list[dict[str, Any]]:
+    """``findings`` as KRM ``results``: message, severity, resourceRef, field path and file."""
+    return [_result(f, items[f.item] if f.item is not None else None) for f in findings]
+
+
+def _result(finding: Finding, item: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"message": finding.error.message, "severity": "error"}
+    if not isinstance(item, dict):
+        return out
+    meta = _mapping(item.get("metadata"))
+    ref = {"apiVersion": item.get("apiVersion"), "kind": item.get("kind"), "name": meta.get("name"),
+           "namespace": meta.get("namespace")}
+    out["resourceRef"] = {k: v for k, v in ref.items() if isinstance(v, str) and v}
+    if finding.path:
+        out["field"] = {"path": ".".join(str(p) for p in finding.path)}
+    annotations = _mapping(meta.get("annotations"))
+    path = next((annotations[a] for a in _PATH_ANNOTATIONS if a in annotations), None)
+    if isinstance(path, str):
+        index = str(next((annotations[a] for a in _INDEX_ANNOTATIONS if a in annotations), ""))
+        out["file"] = {"path": path, **({"index": int(index)} if index.isdigit() else {})}
+    return out
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def output(envelope: Envelope, outcome: Outcome) -> list[Any]:
+    """The documents to write: the ResourceList with its items and results, or the items of a stream."""
+    if envelope.resource_list is None:
+        return outcome.items
+    earlier = envelope.resource_list.get("results")
+    new = (earlier if isinstance(earlier, list) else []) + results(outcome.findings, outcome.items)
+    rl = {**envelope.resource_list, "items": outcome.items}
+    if new:
+        rl["results"] = new
+    return [rl]
