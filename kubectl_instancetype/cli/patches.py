@@ -1,0 +1,50 @@
+"""``render -o patch``: per VirtualMachine, the RFC 6902 patch from the VM to its expansion, as kustomize
+``patches:`` entries.
+
+The output is a YAML list; each item is one entry of a kustomization's ``patches:`` (``target`` names the
+VM, ``patch`` holds the operations as JSON, one per line), preceded by a comment naming the input. The
+patch leads to the VM's stored form (:mod:`..gitops.stored`): like ``--write``, it does not add the
+``metadata.namespace`` that ``-n`` fills in for display, so a kustomize ``namespace:`` still applies.
+VMs that fail are left out (their errors are on stderr), and so are VMs with nothing to change.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..gitops.stored import stored_form
+from ..patch import make_patch
+from ..render import Item
+from ..yamlio.emit import dump_yaml
+
+
+def patch_text(ops: list[dict[str, Any]]) -> str:
+    """The operations as a JSON array, one compact operation per line (valid JSON and YAML)."""
+    if not ops:
+        return "[]\n"
+    lines = ",\n".join("  " + json.dumps(op, ensure_ascii=False, allow_nan=False) for op in ops)
+    return f"[\n{lines}\n]\n"
+
+
+def kustomize_entry(vm: dict[str, Any], ops: list[dict[str, Any]]) -> dict[str, Any]:
+    """One kustomize ``patches:`` entry applying ``ops`` to ``vm`` (its namespace only when it names one)."""
+    group, _, version = str(vm.get("apiVersion", "kubevirt.io/v1")).rpartition("/")
+    meta = vm.get("metadata") or {}
+    target = {"group": group, "version": version, "kind": vm.get("kind"), "name": meta.get("name")}
+    if meta.get("namespace"):
+        target["namespace"] = meta["namespace"]
+    return {"target": target, "patch": patch_text(ops)}
+
+
+def print_patches(items: list[Item]) -> None:
+    """Print the kustomize patch entries of every VM that rendered and changes; ``[]`` when there are none."""
+    out: list[str] = []
+    for item in items:
+        if not item.is_vm or item.rendered is None:
+            continue
+        ops = make_patch(item.document.data, stored_form(item.document.data, item.rendered))
+        if ops:
+            out.append(f"# {item.document.location}\n{dump_yaml([kustomize_entry(item.document.data, ops)])}")
+    sys.stdout.write("".join(out) if out else "[]\n")
