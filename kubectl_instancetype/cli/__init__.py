@@ -17,6 +17,7 @@ from .. import __version__
 
 # name -> "module:attribute" (relative to this package); the one registry of commands.
 COMMANDS: dict[str, str] = {
+    "__complete": "complete:complete_command",
     "catalog": "catalog:catalog",
     "revision": "revision:revision",
     "config": "config:config",
