@@ -48,9 +48,19 @@ class ToolError(Exception):
         return clone
 
     def render(self) -> str:
-        """The one-line ``path:line:col: error: message`` form."""
+        """The one-line ``path:line:col: error: message`` form (line breaks in names are escaped)."""
         prefix = f"{self.location}: " if self.location else ""
-        return f"{prefix}error: {self.message}"
+        return one_line(f"{prefix}error: {self.message}")
+
+
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, 0x85)} | {
+    ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", 0x2028: "\\u2028", 0x2029: "\\u2029",
+}
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters and line separators escaped, so a message stays on one line."""
+    return text.translate(_ESCAPES)
 
 
 class InputError(ToolError):

@@ -78,6 +78,8 @@ def check_document(doc: Document) -> None:
     kind = data.get("kind")
     if not isinstance(kind, str) or not kind:
         raise InputError("document has no kind", doc.location)
+    if not isinstance(data.get("apiVersion", ""), str):
+        raise InputError(f"{kind}: apiVersion must be a string", doc.locate(("apiVersion",)))
     meta = data.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta.get("name"):
         raise InputError(f"{kind} has no metadata.name", doc.locate(("metadata",)))

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_OK, ToolError
+from ..errors import EXIT_OK, ToolError, one_line
 from ..yamlio import DEFAULT_LIMITS, Limits
 
 
@@ -75,7 +75,7 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def report(problems: list[ToolError], warnings: list[str]) -> int:
     """Print warnings and problems (one line each) on stderr; the exit status they add up to."""
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(one_line(f"warning: {warning}"), err=True)
     for problem in problems:
         click.echo(problem.render(), err=True)
     return max((p.exit_code for p in problems), default=EXIT_OK)
