@@ -1,7 +1,8 @@
 """Hostile and broken input never crashes the tool: every run exits 0, 1 or 3 with one-line messages.
 
 Property tests mutate real VMs (from the conformance corpus) and feed random bytes; bounded so that the
-module runs in seconds (``HYPOTHESIS_PROFILE=fuzz`` runs thousands of examples instead). Alias bombs and oversized input are refused within a time bound.
+module runs in seconds (``HYPOTHESIS_PROFILE=fuzz`` runs thousands of examples instead). Alias bombs
+and oversized input are refused within a time bound.
 """
 
 from __future__ import annotations

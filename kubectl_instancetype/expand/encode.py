@@ -34,6 +34,9 @@ _PLAIN_BOOLS = (
 
 
 def _drop_false(domain: Spec) -> None:
+    cpu = domain.get("cpu")
+    if isinstance(cpu, dict) and cpu.get("model") == "":
+        del cpu["model"]  # a plain omitempty string: a converted v1alpha instancetype copies ""
     for path, keys in _PLAIN_BOOLS:
         node: Any = domain
         for step in path:
