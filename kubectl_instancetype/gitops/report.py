@@ -1,0 +1,87 @@
+"""The three views of a ``diff`` report: text for a terminal, JSON for tools, Markdown for a pull request.
+
+The Markdown comes from ``templates/diff.md.j2``, shipped in the package; jinja2 is imported only here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from .vmdiff import VMChange, VMState
+
+SHOWN = ("added", "removed", "changed", "failing", "fixed")
+
+
+def _arrow(before: object, after: object) -> str:
+    if before == after:
+        return "" if before is None else str(before)
+    return f"{'—' if before is None else before} → {'—' if after is None else after}"
+
+
+def row(change: VMChange) -> dict[str, str]:
+    """The summary-table cells of one VM: each ``before → after`` when it moved, else its one value."""
+    old, new = change.before, change.after
+
+    def cell(field: str) -> str:
+        return _arrow(getattr(old, field) if old else None, getattr(new, field) if new else None)
+
+    plain = change.status in ("unchanged", "added", "removed")
+    status = change.status if plain else f"{change.status} ({change.cause})"
+    either = new or old
+    return {"vm": f"{change.namespace}/{change.name}", "instancetype": cell("instancetype"),
+            "preference": cell("preference"), "vcpus": cell("vcpus"), "memory": cell("memory"), "status": status,
+            "source": either.source if either else ""}
+
+
+def text(changes: Sequence[VMChange], base: str) -> str:
+    """Per changed VM a header, its summary and its unified diff; a closing count."""
+    out: list[str] = []
+    for change in (c for c in changes if c.status in SHOWN):
+        cells = row(change)
+        out.append(f"VirtualMachine {cells['vm']} ({cells['source']}): {cells['status']}\n")
+        facts = [f"{k} {cells[k]}" for k in ("instancetype", "preference", "vcpus", "memory") if "→" in cells[k]]
+        if facts:
+            out.append("  " + ", ".join(facts) + "\n")
+        error = change.after.error if change.after else ""
+        out.append(f"  error: {error}\n" if error else change.diff)
+    shown = sum(c.status in SHOWN for c in changes)
+    out.append(f"{shown} of {len(changes)} VirtualMachines change against {base}\n")
+    return "".join(out)
+
+
+def _state(state: VMState | None) -> dict[str, Any] | None:
+    if state is None:
+        return None
+    return {"source": state.source, "instancetype": state.instancetype, "preference": state.preference,
+            "vcpus": state.vcpus, "memory": state.memory, "error": state.error or None}
+
+
+def as_json(changes: Sequence[VMChange], base: str) -> str:
+    """Every VM with both states, its status, cause and diff."""
+    vms = [{"namespace": c.namespace, "name": c.name, "status": c.status, "cause": c.cause or None,
+            "before": _state(c.before), "after": _state(c.after), "diff": c.diff} for c in changes]
+    return json.dumps({"base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
+
+
+def fence(body: str) -> str:
+    """A code fence longer than any run of backticks in ``body``, so that the diff cannot close it."""
+    longest, run = 0, 0
+    for char in body:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    return "`" * max(3, longest + 1)
+
+
+def markdown(changes: Sequence[VMChange], base: str) -> str:
+    """A pull-request comment: the summary table and collapsible per-VM diffs."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("kubectl_instancetype", "templates"),
+                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["cell"] = lambda value: str(value).replace("|", "\\|")
+    env.filters["fence"] = fence
+    shown = [c for c in changes if c.status in SHOWN]
+    return env.get_template("diff.md.j2").render(base=base, changes=shown, rows=[row(c) for c in shown],
+                                                 total=len(changes))

@@ -1,0 +1,126 @@
+"""The per-VM model of ``kubectl instancetype diff``: each VirtualMachine at two revisions, and how it changed.
+
+A VM is known by namespace and name, so a file that moves does not look like a removal and an addition. Its
+state at a revision is its stored expansion (kubectl-style YAML, so the diff shows meaning, not layout) or
+the error KubeVirt would give; whether its own document changed tells a VM edit from a catalog change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ToolError
+from ..render import Item, vm_label
+from ..yamlio.emit import dump_yaml
+from .stored import stored_form
+from .udiff import unified
+
+
+@dataclass(frozen=True)
+class VMState:
+    """One VirtualMachine at one revision."""
+
+    source: str
+    instancetype: str
+    preference: str
+    vcpus: int | None
+    memory: str | None
+    text: str  # the stored expansion as YAML; "" when it failed
+    error: str  # KubeVirt's message when it failed
+    input_key: str  # the VM's own document, canonically: equal keys mean only the catalog can have moved it
+
+
+@dataclass(frozen=True)
+class VMChange:
+    """One VirtualMachine compared between the base revision and the working tree."""
+
+    namespace: str
+    name: str
+    before: VMState | None
+    after: VMState | None
+    status: str  # added, removed, changed, unchanged, failing, fixed
+    cause: str  # "vm" (its document changed) or "catalog" (only what it references did); "" if unchanged
+    diff: str
+
+
+def _matcher(spec: Any, key: str) -> str:
+    value = spec.get(key) if isinstance(spec, dict) else None
+    return str(value.get("name", "")) if isinstance(value, dict) else ""
+
+
+def _domain(rendered: Any) -> dict[str, Any]:
+    for key in ("spec", "template", "spec", "domain"):
+        rendered = rendered.get(key) if isinstance(rendered, dict) else None
+    return rendered if isinstance(rendered, dict) else {}
+
+
+def _vcpus(domain: dict[str, Any]) -> int | None:
+    cpu = domain.get("cpu")
+    if not isinstance(cpu, dict):
+        return None
+    count = 1
+    for key in ("sockets", "cores", "threads"):
+        value = cpu.get(key, 1)
+        count *= value if isinstance(value, int) else 1
+    return count
+
+
+def _memory(domain: dict[str, Any]) -> str | None:
+    guest = (domain.get("memory") or {}).get("guest")
+    requests = ((domain.get("resources") or {}).get("requests") or {}).get("memory")
+    value = guest if guest is not None else requests
+    return None if value is None else str(value)
+
+
+def vm_state(item: Item, error: str) -> VMState:
+    """The state of the VM of ``item`` (``error``: the message it failed with, if it did)."""
+    vm = item.document.data
+    spec = vm.get("spec")
+    rendered = stored_form(vm, item.rendered) if item.rendered is not None else None
+    domain = _domain(rendered)
+    return VMState(
+        item.document.source, _matcher(spec, "instancetype"), _matcher(spec, "preference"),
+        _vcpus(domain), _memory(domain), dump_yaml(rendered) if rendered is not None else "", error,
+        json.dumps(vm, sort_keys=True, default=str),
+    )
+
+
+def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: str) -> dict[tuple[str, str], VMState]:
+    """Every VM of a render by (namespace, name), with the errors of those that failed."""
+    messages = [p.message for p in problems]
+    out: dict[tuple[str, str], VMState] = {}
+    for item in items:
+        if not item.is_vm:
+            continue
+        meta = item.document.data.get("metadata") or {}
+        label = vm_label(item.document.data, namespace)
+        error = next((m[len(label) + 2:] for m in messages if m.startswith(f"{label}: ")), "")
+        out[(meta.get("namespace") or namespace, str(meta.get("name")))] = vm_state(item, error)
+    return out
+
+
+def _status(before: VMState | None, after: VMState | None) -> str:
+    if before is None or after is None:
+        return "added" if before is None else "removed"
+    if after.error:
+        return "failing"
+    if before.error:
+        return "fixed"
+    return "unchanged" if before.text == after.text else "changed"
+
+
+def compare(before: Mapping[tuple[str, str], VMState], after: Mapping[tuple[str, str], VMState],
+            base: str) -> list[VMChange]:
+    """Every VM of either side, sorted by namespace and name."""
+    out: list[VMChange] = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        status = _status(old, new)
+        cause = "" if status == "unchanged" else "catalog" if old and new and old.input_key == new.input_key else "vm"
+        diff = unified(old.text if old else None, new.text if new else None,
+                       f"{base}:{old.source}" if old else "", new.source if new else "")
+        out.append(VMChange(key[0], key[1], old, new, status, cause, diff))
+    return out

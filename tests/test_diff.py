@@ -1,0 +1,120 @@
+"""``kubectl instancetype diff``: each VM's expansion at a git revision and in the working tree.
+
+Every test works on a temporary git repository holding the sample GitOps repository (``testdata/gitops/repo``)
+committed on ``main``; goldens for the three formats after a catalog bump are under ``testdata/gitops/diff``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from conftest import TESTDATA
+
+from kubectl_instancetype.cli import main_group
+from kubectl_instancetype.gitops.report import fence
+
+GOLDENS = TESTDATA / "gitops" / "diff"
+ARGS = ["vms", "--catalog", "catalog", "--no-builtin-catalog", "--base", "main"]
+GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main_group, ["diff", *args], prog_name="kubectl instancetype")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(TESTDATA / "gitops" / "repo", tmp_path / "repo")
+    monkeypatch.chdir(tmp_path / "repo")
+    subprocess.run([*GIT, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*GIT, "add", "."], check=True)
+    subprocess.run([*GIT, "commit", "-qm", "sample"], check=True)
+    subprocess.run([*GIT, "checkout", "-qb", "topic"], check=True)
+    return tmp_path / "repo"
+
+
+def test_no_change_exits_0(repo: Path) -> None:
+    result = run(*ARGS)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "0 of 3 VirtualMachines change against main\n", "")
+    assert "No VirtualMachine changes: all 3 expand as before." in run(*ARGS, "--format", "markdown").stdout
+
+
+@pytest.mark.parametrize(("fmt", "golden"), [("text", "catalog-bump.txt"), ("markdown", "catalog-bump.md"),
+                                             ("json", "catalog-bump.json")])
+def test_catalog_bump_shows_the_vms_whose_files_did_not_change(
+    repo: Path, fmt: str, golden: str, update_goldens: bool
+) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 4Gi", "guest: 8Gi")
+    subprocess.run([*GIT, "commit", "-qam", "bump acme.small"], check=True)
+    result = run(*ARGS, "--format", fmt)
+    if update_goldens:
+        (GOLDENS / golden).write_text(result.stdout)
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout == (GOLDENS / golden).read_text()
+
+
+def test_default_base_is_the_merge_base_with_the_default_branch(repo: Path) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 8\n", "guest: 16\n")
+    subprocess.run([*GIT, "commit", "-qam", "bump acme.large"], check=True)
+    result = run(*ARGS[:-2], "--format", "json")
+    report = json.loads(result.stdout)
+    merge_base = subprocess.run(["git", "rev-parse", "--short", "main"], capture_output=True, text=True).stdout
+    assert report["base"] == merge_base.strip()
+    [db] = [vm for vm in report["vms"] if vm["status"] != "unchanged"]
+    assert (db["name"], db["cause"], db["before"]["vcpus"], db["after"]["vcpus"]) == ("db", "catalog", 8, 16)
+
+
+def test_vm_edits_moves_additions_and_removals(repo: Path) -> None:
+    edit(repo / "vms" / "team-a" / "db.yaml", "name: acme.large", "name: acme.small")
+    (repo / "vms" / "team-a" / "web.yaml").rename(repo / "vms" / "web.yaml")  # moved: not removed and added
+    (repo / "vms" / "legacy.yaml").unlink()
+    new = (repo / "vms" / "team-a" / "db.yaml").read_text().replace("name: db", "name: placed")
+    (repo / "vms" / "new.yaml").write_text(new.replace("namespace: team-a", "namespace: prod"))
+    result = run(*ARGS, "--format", "json")
+    statuses = {(vm["namespace"], vm["name"]): (vm["status"], vm["cause"]) for vm in json.loads(result.stdout)["vms"]}
+    assert statuses == {
+        ("default", "legacy"): ("removed", "vm"),
+        ("default", "web"): ("unchanged", None),
+        ("prod", "placed"): ("added", "vm"),
+        ("team-a", "db"): ("changed", "vm"),
+    }
+    table = run(*ARGS, "--format", "markdown").stdout
+    assert "| `team-a/db` | acme.large → acme.small | acme.linux | 8 → 2 | 32Gi → 4Gi | changed (vm) |" in table
+
+
+def test_a_vm_that_fails_in_the_working_tree_is_an_error(repo: Path) -> None:
+    edit(repo / "vms" / "team-a" / "db.yaml", "name: acme.large", "name: acme.missing")
+    result = run(*ARGS)
+    assert result.exit_code == 3
+    assert "VirtualMachine team-a/db (vms/team-a/db.yaml): failing (vm)" in result.stdout
+    assert result.stderr.startswith("vms/team-a/db.yaml:")
+    assert "acme.missing" in result.stderr
+
+
+def test_other_yaml_in_the_tree_is_not_rendered(repo: Path) -> None:
+    (repo / "vms" / "kustomization.yaml").write_text("resources:\n- team-a/web.yaml\n")
+    (repo / "vms" / "chart.yaml").write_text("kind: {{ .Values.kind }}\n")  # a Helm template, not YAML
+    result = run(*ARGS)
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_bad_base_is_a_usage_error(repo: Path) -> None:
+    result = run("--base", "no-such-rev", "vms")
+    assert result.exit_code == 2
+    assert "git rev-parse" in result.stderr
+
+
+def test_fence_is_longer_than_any_backtick_run() -> None:
+    assert fence("plain") == "```"
+    assert fence("a ```` b") == "`````"
