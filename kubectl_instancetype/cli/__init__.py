@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "config": "config:config",
     "krm": "krm:krm",
     "render": "render:render",
+    "diff": "diff:diff",
 }
 
 EXIT_CODES_HELP = """\b
