@@ -31,23 +31,33 @@ class Source:
     display: str
 
 
-def expand_paths(paths: tuple[str, ...], recursive: bool) -> Iterator[Source]:
-    """Files named by ``-f`` arguments; directories give their manifest files, sorted; URLs stay URLs."""
+def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool = False) -> Iterator[Source]:
+    """Files named by ``-f`` arguments; directories give their manifest files, sorted; URLs stay URLs.
+
+    Inside a directory, symbolic links that lead out of it are skipped unless ``follow_symlinks``: a
+    ``--write`` over a repository must not reach files elsewhere on the machine.
+    """
     for path in paths:
         if is_url(path):
             yield Source(path, path.partition("#")[0])
         elif path == STDIN:
             yield Source(STDIN, STDIN_NAME)
         elif os.path.isdir(path):
-            yield from _directory(Path(path), recursive)
+            yield from _directory(Path(path), recursive, follow_symlinks)
         else:
             yield Source(path, path)
 
 
-def _directory(root: Path, recursive: bool) -> Iterator[Source]:
-    pattern = "**/*" if recursive else "*"
-    for file in sorted(root.glob(pattern)):
-        if file.suffix.lower() in MANIFEST_SUFFIXES and file.is_file():
+def _directory(root: Path, recursive: bool, follow_symlinks: bool) -> Iterator[Source]:
+    inside = root.resolve()
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root, followlinks=follow_symlinks):
+        dirs[:] = sorted(dirs) if recursive else []
+        found.extend(Path(folder, name) for name in files if Path(name).suffix.lower() in MANIFEST_SUFFIXES)
+    for file in sorted(found):
+        if not follow_symlinks and file.is_symlink() and not file.resolve().is_relative_to(inside):
+            continue
+        if file.is_file():
             yield Source(str(file), str(file))
 
 
@@ -61,7 +71,7 @@ def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warning
         if source.path == STDIN:
             return sys.stdin.read()
         with open(source.path, encoding="utf-8", newline="") as handle:
-            return handle.read()
+            return handle.read(max_bytes + 1)  # one more than allowed: the loader refuses it, bounded
     except FileNotFoundError:
         raise InputError("no such file or directory", Location(source.display)) from None
     except UnicodeDecodeError as exc:
@@ -72,11 +82,11 @@ def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warning
 
 def load_sources(
     paths: tuple[str, ...], recursive: bool, limits: Limits, problems: list[ToolError],
-    warnings: list[str] | None = None,
+    warnings: list[str] | None = None, follow_symlinks: bool = False,
 ) -> list[Document]:
     """Every document of every source; problems (and warnings, such as unpinned URLs) are collected."""
     docs: list[Document] = []
-    for source in expand_paths(paths, recursive):
+    for source in expand_paths(paths, recursive, follow_symlinks):
         try:
             docs.extend(load_stream(read_text(source, limits.max_bytes, warnings), source.display, limits))
         except InputError as exc:

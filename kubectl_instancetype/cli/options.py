@@ -21,6 +21,7 @@ class InputOptions:
     recursive: bool
     namespace: str
     limits: Limits
+    follow_symlinks: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,13 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
                   help="Refuse a YAML document with more nodes than this once aliases are expanded.")
     @click.option("--max-input-bytes", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_bytes,
                   show_default=True, help="Refuse an input stream larger than this.")
+    @click.option("--follow-symlinks", is_flag=True,
+                  help="Also read (and with --write, rewrite) symbolic links in directories that lead out of them.")
     @functools.wraps(func)
     def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, namespace: str, max_nodes: int,
-                max_input_bytes: int, **kwargs: Any) -> Any:
+                max_input_bytes: int, follow_symlinks: bool, **kwargs: Any) -> Any:
         limits = Limits(max_nodes=max_nodes, max_depth=DEFAULT_LIMITS.max_depth, max_bytes=max_input_bytes)
-        return func(*args, inputs=InputOptions(filenames, recursive, namespace, limits), **kwargs)
+        return func(*args, inputs=InputOptions(filenames, recursive, namespace, limits, follow_symlinks), **kwargs)
 
     return wrapper
 

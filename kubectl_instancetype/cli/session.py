@@ -53,7 +53,8 @@ def build_session(inputs: InputOptions, catalogs: CatalogOptions) -> Session:
     """Read every source, then index the catalog; problems and warnings are collected, not raised."""
     problems: list[ToolError] = []
     warnings: list[str] = []
-    documents = _checked(load_sources(inputs.filenames, inputs.recursive, inputs.limits, problems, warnings),
+    documents = _checked(load_sources(inputs.filenames, inputs.recursive, inputs.limits, problems, warnings,
+                                           inputs.follow_symlinks),
                          problems)
     catalog_docs = _checked(load_sources(catalogs.catalogs, True, DEFAULT_LIMITS, problems, warnings), problems)
     loaded = load_catalog(catalog_docs + documents, inputs.namespace, *_builtin(catalogs.builtin))

@@ -1,0 +1,49 @@
+"""Reading -f sources: directory walks, symbolic links leading out of a tree, size bounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kubectl_instancetype.cli.inputs import Source, expand_paths, read_text
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("kind: x\n")
+    (repo / "sub" / "a.yaml").write_text("kind: a\n")
+    (repo / "notes.txt").write_text("not a manifest\n")
+    (repo / "link.yaml").symlink_to(outside / "secret.yaml")
+    (repo / "outdir").symlink_to(outside, target_is_directory=True)
+    (repo / "inner.yml").symlink_to(repo / "sub" / "a.yaml")
+    return repo
+
+
+def names(tree: Path, recursive: bool, follow: bool = False) -> list[str]:
+    return [str(Path(s.path).relative_to(tree)) for s in expand_paths((str(tree),), recursive, follow)]
+
+
+def test_links_out_of_the_tree_are_skipped(tree: Path) -> None:
+    assert names(tree, recursive=True) == ["inner.yml", "sub/a.yaml"]
+
+
+def test_links_are_followed_when_asked(tree: Path) -> None:
+    assert names(tree, recursive=True, follow=True) == ["inner.yml", "link.yaml", "outdir/secret.yaml", "sub/a.yaml"]
+
+
+def test_without_recursion_only_the_top_level(tree: Path) -> None:
+    assert names(tree, recursive=False) == ["inner.yml"]
+
+
+def test_a_named_file_is_read_even_through_a_link(tree: Path) -> None:
+    assert [s.path for s in expand_paths((str(tree / "link.yaml"),), False)] == [str(tree / "link.yaml")]
+
+
+def test_reading_is_bounded(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("a" * 10_000)
+    assert len(read_text(Source(str(big), "big.yaml"), max_bytes=100)) == 101
