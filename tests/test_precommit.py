@@ -1,0 +1,104 @@
+"""The shipped pre-commit hooks, run for real by the ``pre-commit`` package on a temporary git repository.
+
+``pre-commit try-repo`` runs the hooks of this checkout (its working tree) on the staged files, as a commit
+would; a second run uses a ``.pre-commit-config.yaml`` with ``args`` and ``files``, as users write it. The
+hooks are ``language: python``: pre-commit installs this package into its own virtualenv with pip (from the
+index pip is configured with), once per test session.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, TESTDATA
+
+from kubectl_instancetype.yamlio.load import load_stream
+
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not on PATH"),
+]
+
+
+def test_manifest_is_valid_and_names_both_hooks() -> None:
+    hooks = load_stream((ROOT / ".pre-commit-hooks.yaml").read_text(), "hooks")[0].data
+    assert [h["id"] for h in hooks] == ["instancetype-check", "instancetype-render"]
+    assert all(h["types"] == ["yaml"] and h["language"] == "python" for h in hooks)
+    subprocess.run([*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], check=True)
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One PRE_COMMIT_HOME for the module, so the hook environment is installed once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    shutil.copytree(TESTDATA / "gitops" / "repo", tmp_path / "repo")
+    subprocess.run([*GIT, "init", "-q", "-b", "main"], cwd=tmp_path / "repo", check=True)
+    subprocess.run([*GIT, "add", "."], cwd=tmp_path / "repo", check=True)
+    return tmp_path / "repo"
+
+
+def pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
+    return subprocess.run([*PRE_COMMIT, *args], cwd=repo, env=env, capture_output=True, text=True)
+
+
+def commit(repo: Path) -> None:
+    subprocess.run([*GIT, "commit", "-qm", "vms", "--no-verify"], cwd=repo, check=True)
+
+
+def test_try_repo_check_fails_render_fixes_check_passes(repo: Path, home: Path) -> None:
+    failing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "vms/team-a/web.yaml\n" in failing.stdout and "2 files would be rewritten" in failing.stdout
+    render = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-render")
+    assert render.returncode == 1  # pre-commit fails a hook that modifies files
+    assert "files were modified by this hook" in render.stdout
+    expected = (TESTDATA / "gitops" / "write.diff").read_text()
+    diff = subprocess.run(["git", "-c", "diff.noprefix=false", "diff", "--no-color"], cwd=repo, capture_output=True,
+                          text=True, check=True).stdout
+    assert diff == expected  # the same minimal change as render --write
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    passing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    commit(repo)
+
+
+CONFIG = """\
+repos:
+- repo: {root}
+  rev: {rev}
+  hooks:
+  - id: instancetype-check
+    args: [--catalog, catalog/, --no-builtin-catalog]
+    files: ^vms/
+"""
+
+
+def test_config_with_args_and_files_fails_on_a_conflict(repo: Path, home: Path) -> None:
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True)
+    (repo / ".pre-commit-config.yaml").write_text(CONFIG.format(root=ROOT, rev=rev.stdout.strip()))
+    subprocess.run([sys.executable, "-m", "kubectl_instancetype", "render", "-f", "vms", "-R", "--catalog", "catalog",
+                    "--write"], cwd=repo, check=True, capture_output=True)
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    passing = pre_commit(repo, home, "run")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    commit(repo)
+    db = repo / "vms" / "team-a" / "db.yaml"
+    db.write_text(db.read_text().replace("  runStrategy: Always\n", "  runStrategy: Always\n  instancetype:\n"
+                                         "    name: acme.small\n"))  # conflicts with the expanded cpu
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    failing = pre_commit(repo, home, "run")
+    assert failing.returncode == 1
+    assert "vms/team-a/db.yaml:" in failing.stdout and "conflicts with selected instance type" in failing.stdout
