@@ -97,8 +97,8 @@ def test_render_imports_only_what_it_needs() -> None:
         "import sys\n"
         "from kubectl_instancetype.cli import main\n"
         "try:\n    main(['render', '-f', 'inputs/example.yaml'])\nexcept SystemExit:\n    pass\n"
-        "heavy = ['jinja2', 'jsonpatch', 'urllib.request', 'http.client', 'difflib',\n"
-        "         'kubectl_instancetype.yamlio.roundtrip']\n"
+        "heavy = ['jinja2', 'jsonpatch', 'urllib.request', 'http.client', 'tempfile',\n"
+        "         'kubectl_instancetype.yamlio.roundtrip', 'kubectl_instancetype.patch']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=CLI_DATA, capture_output=True, text=True)

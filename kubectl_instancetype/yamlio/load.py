@@ -127,7 +127,8 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
     raise InputError(f"unsupported YAML tag {tag!r} (only the standard YAML types are accepted)", where)
 
 
-def _events(text: str) -> Iterator[Any]:
+def events(text: str) -> Iterator[Any]:
+    """The parser's events for ``text`` (libyaml when available)."""
     if _CParser is not None:
         parser = _CParser(text)
         while parser.check_event():
@@ -167,15 +168,15 @@ class _Builder:
                 Location(self.source),
             )
         out: list[Document] = []
-        events = _events(self.text)
+        stream = events(self.text)
         try:
             index = 0
-            for event in events:
+            for event in stream:
                 name = type(event).__name__
                 if name == "DocumentStartEvent":
-                    first = next(events)
-                    data = self._value(first, events)
-                    next(events)  # DocumentEndEvent
+                    first = next(stream)
+                    data = self._value(first, stream)
+                    next(stream)  # DocumentEndEvent
                     out.append(
                         Document(
                             data,
@@ -302,17 +303,17 @@ def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list
 
 def _locate(text: str, index: int, path: tuple[str | int, ...]) -> tuple[int, int]:
     """(line, col) of the node at ``path`` in document ``index`` of ``text`` (best effort)."""
-    events = _events(text)
+    stream = events(text)
     best = (1, 1)
     try:
         doc = -1
-        for event in events:
+        for event in stream:
             if type(event).__name__ == "DocumentStartEvent":
                 doc += 1
                 if doc == index:
-                    node = next(events)
+                    node = next(stream)
                     best = (node.start_mark.line + 1, node.start_mark.column + 1)
-                    return _walk(node, events, path, best)
+                    return _walk(node, stream, path, best)
     except Exception:
         return best
     return best

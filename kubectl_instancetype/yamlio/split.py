@@ -12,12 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .load import load_stream
-
-try:  # the C parser (libyaml); marks count characters, like the pure-Python parser's
-    from _ruamel_yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
-    _CParser = None
+from .load import events, load_stream
 
 
 @dataclass(frozen=True)
@@ -45,17 +40,6 @@ class Layout:
             yield body, self.text[body.start : body.end]
             pos = body.end
         yield None, self.text[pos:]
-
-
-def events(text: str) -> Iterator[Any]:
-    if _CParser is not None:
-        parser = _CParser(text)
-        while parser.check_event():
-            yield parser.get_event()
-        return
-    from ruamel.yaml import YAML  # pragma: no cover
-
-    yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
 
 
 def _spans(text: str) -> dict[tuple[int, int], tuple[int, int]]:

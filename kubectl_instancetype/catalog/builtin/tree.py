@@ -9,14 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...expand.util import clone_json as copy_tree
 
-def copy_tree(value: Any) -> Any:
-    """A deep copy of plain JSON-like data; several times faster than :func:`copy.deepcopy`."""
-    if isinstance(value, dict):
-        return {key: copy_tree(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [copy_tree(item) for item in value]
-    return value
+__all__ = ["copy_tree", "merge"]
 
 
 def merge(fragments: Iterable[dict[str, Any]]) -> dict[str, Any]:
