@@ -74,3 +74,9 @@ def _check(case_name: str, vmi: bool) -> None:
 @pytest.mark.parametrize("case_name", ALL_CASES)
 def test_vm_mode(case_name: str) -> None:
     _check(case_name, vmi=False)
+
+
+@pytest.mark.skipif(not ALL_CASES, reason="../shared/conformance is not next to this checkout")
+@pytest.mark.parametrize("case_name", ALL_CASES)
+def test_vmi_mode(case_name: str) -> None:
+    _check(case_name, vmi=True)
