@@ -34,8 +34,15 @@ class CatalogOptions:
     arch: str | None
 
 
-def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    @click.option("-f", "--filename", "filenames", multiple=True, required=True, metavar="PATH",
+def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
+    """-f/-R/-n, the input limits and --follow-symlinks, handed to the command as ``inputs``.
+
+    ``required=False`` for commands that also take positional PATHs.
+    """
+    if func is None:
+        return functools.partial(input_options, required=required)
+
+    @click.option("-f", "--filename", "filenames", multiple=True, required=required, metavar="PATH",
                   help="A file, a directory, or - for standard input (YAML or JSON; repeatable).")
     @click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
     @click.option("-n", "--namespace", default="default", show_default=True,

@@ -24,7 +24,7 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
-@input_options
+@input_options(required=False)  # positional PATHs may stand in for -f
 @catalog_options
 @click.option("-o", "--output", "output", type=click.Choice(OUTPUT_FORMATS), default="yaml", show_default=True,
               help="yaml or json manifests, or the kustomize patches (RFC 6902) from each VM to its expansion.")
@@ -72,12 +72,6 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     for note in notes:
         click.echo(note, err=True)
     sys.exit(status)
-
-
-# Positional PATHs may stand in for -f, so the option the shared decorator declares required is not.
-for _param in render.params:
-    if _param.name == "filenames":
-        _param.required = False
 
 
 def _targets(inputs: InputOptions, writing: WriteOptions, output: str, vmi: bool) -> Any:
