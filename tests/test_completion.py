@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -24,7 +25,7 @@ from kubectl_instancetype.cli.complete import (
 )
 
 PLUGINS = ROOT / "plugins"
-VENV_BIN = ROOT / ".venv" / "bin"
+VENV_BIN = Path(sys.executable).parent  # the test interpreter's bin/: its kubectl-instancetype
 MANIFESTS = (("yaml", ""), ("yml", ""), ("json", ""))
 
 INSTANCETYPE = """\

@@ -28,6 +28,7 @@ from kubectl_instancetype import __version__
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.yamlio import load_stream
 
+VENV_BIN = Path(sys.executable).parent  # the test interpreter's bin/: its kubectl-instancetype
 MANIFEST = ROOT / "krew-manifest.yaml"
 EXAMPLE = ROOT / "examples" / "vm.yaml"
 SEMVER = re.compile(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
@@ -247,7 +248,7 @@ def test_kubectl_lists_and_runs_the_plugin(release: tuple[Path, Path, Path], bar
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
 def test_installed_executable_is_a_kubectl_plugin() -> None:
     """The pip-installed console script on PATH: kubectl lists it and runs render through it."""
-    exe = shutil.which("kubectl-instancetype", path=str(ROOT / ".venv" / "bin")) or shutil.which(
+    exe = shutil.which("kubectl-instancetype", path=str(VENV_BIN)) or shutil.which(
         "kubectl-instancetype")
     if exe is None:
         pytest.skip("kubectl-instancetype is not installed")

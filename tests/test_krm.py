@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from kubectl_instancetype.errors import InputError, Location
 from kubectl_instancetype.krm import Settings, open_input, settings_from
 from kubectl_instancetype.yamlio import load_stream
 
+VENV_BIN = Path(sys.executable).parent  # the test interpreter's bin/: its kubectl-instancetype
 CASES = sorted(p for p in (TESTDATA / "krm").iterdir() if p.is_dir())
 KUSTOMIZE = ROOT / "plugins" / "kustomize"
 WHERE = Location("<stdin>")
@@ -138,7 +140,7 @@ def test_kpt_fn_eval_exec(tmp_path: Path) -> None:
     """The README's `kpt fn eval --exec`: the example package, rendered to stdout (nothing rewritten)."""
     package = tmp_path / "pkg"
     shutil.copytree(KUSTOMIZE / "vm", package)
-    exe = shutil.which("kubectl-instancetype", path=str(Path(ROOT / ".venv" / "bin"))) or "kubectl-instancetype"
+    exe = shutil.which("kubectl-instancetype", path=str(VENV_BIN)) or "kubectl-instancetype"
     done = subprocess.run(["kpt", "fn", "eval", str(package), "-o", "stdout", "--exec", f"{exe} krm", "--",
                            "vmi=true"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -157,7 +159,7 @@ def test_kpt_shows_our_results(tmp_path: Path) -> None:
     (package / "vm.yaml").write_text(
         "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: bad\nspec:\n"
         "  instancetype:\n    name: nope\n  template:\n    spec:\n      domain:\n        devices: {}\n")
-    exe = shutil.which("kubectl-instancetype", path=str(Path(ROOT / ".venv" / "bin"))) or "kubectl-instancetype"
+    exe = shutil.which("kubectl-instancetype", path=str(VENV_BIN)) or "kubectl-instancetype"
     done = subprocess.run(["kpt", "fn", "eval", str(package), "-o", "stdout", "--exec", f"{exe} krm"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0

@@ -10,6 +10,7 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ PLUGINS = ROOT / "plugins"
 KUSTOMIZE = PLUGINS / "kustomize"
 ARGOCD = PLUGINS / "argocd"
 HELM = PLUGINS / "helm"
-VENV_BIN = ROOT / ".venv" / "bin"
+VENV_BIN = Path(sys.executable).parent  # the test interpreter's bin/: its kubectl-instancetype
 EXECUTABLES = ["kubectl-instancetype", "kubectl_complete-instancetype", "kustomize/kubectl-instancetype-krm",
                "kustomize/plugin/kubectl-instancetype/v1alpha1/render/Render",
                "helm/kubectl-instancetype-post-renderer"]
