@@ -9,6 +9,7 @@ the most common one in the document being rewritten, then in the whole file, the
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -91,12 +92,19 @@ def _common(first: Counter[Any], second: Counter[Any], default: Any) -> Any:
     return default
 
 
+@functools.lru_cache(maxsize=4)
+def _file_style(whole: str) -> tuple[Any, str]:
+    """The whole file's measurements and line ending, once per file (every changed document asks)."""
+    newline = "\r\n" if whole.count("\r\n") * 2 > whole.count("\n") else "\n"
+    return _measure(whole), newline
+
+
 def detect(body: str, whole: str) -> Style:
     """The style of document text ``body`` (LF line ends), completed from the whole file's text."""
-    here, there = _measure(body), _measure(whole)
+    here = _measure(body)
+    there, newline = _file_style(whole)
     mapping = _common(here.mapping, there.mapping, 2)
     offset = _common(here.offset, there.offset, 0)
     width = max(2, _common(here.width, there.width, 2))
     quote = _common(here.quote, there.quote, '"')
-    newline = "\r\n" if whole.count("\r\n") * 2 > whole.count("\n") else "\n"
     return Style(mapping, offset + width, offset, quote, newline)
