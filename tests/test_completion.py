@@ -21,6 +21,7 @@ from kubectl_instancetype.cli.complete import (
     catalog_names,
     complete,
     instancetype_names,
+    kubectl_complete,
     preference_names,
 )
 
@@ -197,3 +198,9 @@ def test_click_completion_of_the_launcher_in_bash() -> None:
     )
     done = subprocess.run(["bash", "-c", script], env=_env(PLUGINS), capture_output=True, text=True, timeout=60)
     assert done.stdout == "--arch\n", done.stderr
+
+
+def test_console_script_entry_point(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.argv", ["kubectl_complete-instancetype", "render", "--arch", "arm"])
+    kubectl_complete()
+    assert capsys.readouterr().out == "arm64\n:4\n"

@@ -138,3 +138,10 @@ def complete_command(words: tuple[str, ...]) -> None:
     click.echo(complete(main_group, list(words)).cobra(), nl=False)
 
 
+
+
+def kubectl_complete() -> None:
+    """Entry point for a ``kubectl_complete-instancetype`` console script: the words are its arguments."""
+    from . import main_group
+
+    sys.stdout.write(complete(main_group, sys.argv[1:]).cobra())
