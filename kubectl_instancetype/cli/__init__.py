@@ -29,7 +29,8 @@ COMMANDS: dict[str, str] = {
 EXIT_CODES_HELP = """\b
 Exit status:
   0  success (nothing to report, nothing to change)
-  1  a VirtualMachine KubeVirt would reject or fail to expand; with --check: files would change
+  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object;
+     with --check: files would change; diff: expansions changed
   2  usage error
   3  input that cannot be processed (syntax, types, unreadable files, unknown versions)"""
 
