@@ -16,8 +16,7 @@ from typing import Any
 from .catalog import INDEXED_KINDS, Catalog
 from .config import ARCHITECTURES, ClusterConfig, is_kubevirt_cr, load_config
 from .errors import InputError, KubeVirtError, Location, ToolError
-from .render import VM_KIND, Options, VMRenderer, check_document, flatten, render
-from .render import _error_path as error_path
+from .render import VM_KIND, Options, VMRenderer, check_document, error_path, flatten, render
 from .yamlio import Document
 
 RESOURCE_LIST_KIND = "ResourceList"

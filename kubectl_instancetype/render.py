@@ -99,7 +99,8 @@ def vm_label(vm: dict[str, Any], namespace: str) -> str:
     return f"VirtualMachine {meta.get('namespace') or namespace}/{meta.get('name')}"
 
 
-def _error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
+def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
+    """The field of the VM an error is about: the first conflicting field, else the matcher at fault."""
     if exc.paths:
         first = exc.paths[0]
         if first.startswith("annotations."):
@@ -136,7 +137,7 @@ def render(docs: list[Document], catalog: Catalog, options: Options, vm_renderer
             rendered = renderer(data, namespace, catalog, options.config)
         except KubeVirtError as exc:
             located = KubeVirtError(f"{vm_label(data, namespace)}: {exc.message}", exc.stage, exc.paths)
-            result.problems.append(located.with_location(doc.locate(_error_path(exc))))
+            result.problems.append(located.with_location(doc.locate(error_path(exc))))
             result.items.append(Item(doc, None, True))
             continue
         except InputError as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -84,6 +85,10 @@ def main(argv: list[str] | None = None) -> Any:
     # A short-lived process building large acyclic trees: the cycle collector only costs time
     # (a third of a 10,000-VM render).
     gc.disable()
+    if "_KUBECTL_INSTANCETYPE_COMPLETE" in os.environ:  # click's shell completion for this executable
+        from .complete import run_shell_complete
+
+        run_shell_complete(main_group)
     return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
 
 

@@ -18,6 +18,7 @@ from ..catalog.selector import parse_selector
 from ..errors import EXIT_FINDINGS, ToolError, UsageError
 from ..yamlio import DEFAULT_LIMITS
 from . import EXIT_CODES_HELP
+from .complete import catalog_names
 from .options import CatalogOptions, InputOptions, report
 from .session import Session, build_session
 
@@ -82,7 +83,7 @@ def list_command(session: Session, builtin: bool, namespace: str, selector: str,
 
 @catalog.command("show", context_settings=CONTEXT, epilog=EXIT_CODES_HELP)
 @source_options
-@click.argument("name")
+@click.argument("name", shell_complete=catalog_names)
 @click.option("--kind", metavar="KIND",
               help="VirtualMachineClusterInstancetype, …, a resource or short name (vmcf, vmcp, vmf, vmp); "
                    "default: the cluster-scoped object, as a matcher without a kind takes it.")

@@ -190,6 +190,9 @@ class _Builder:
                     index += 1
         except InputError:
             raise
+        except ImportError:
+            message = "cannot read YAML here: the ruamel.yaml package is not installed"
+            raise InputError(message, Location(self.source)) from None
         except RecursionError:
             raise InternalLimitError("document nested too deeply", Location(self.source)) from None
         except Exception as exc:  # the parsers raise their own MarkedYAMLError family
