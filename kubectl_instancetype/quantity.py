@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import functools
 import re
-import struct
 from dataclasses import dataclass
+
+from .gonum import f32, int_to_f32, json_float
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
@@ -330,12 +331,19 @@ def from_json(value: str | int | float) -> Quantity:
     if isinstance(value, int):
         return parse_quantity(_json_int(value))
     if isinstance(value, float):
-        return parse_quantity(json_float(value))
+        return parse_quantity(_json_float(value))
     if isinstance(value, str):
         return parse_quantity(value.strip(_JSON_SPACE))
     if value is None:
         raise QuantityError("a quantity cannot be null")
     raise QuantityError(ERR_FORMAT_WRONG)
+
+
+def _json_float(value: float) -> str:
+    try:
+        return json_float(value)
+    except ValueError as exc:  # NaN and infinities have no JSON text
+        raise QuantityError(str(exc)) from None
 
 
 def canonical(value: str | int | float) -> str:
@@ -348,35 +356,9 @@ def _json_int(value: int) -> str:
     if _INT64_MIN <= value < 1 << 64:
         return str(value)
     try:
-        return json_float(float(value))
+        return _json_float(float(value))
     except OverflowError:  # beyond float64 go-yaml keeps the scalar as a string
         return str(value)
-
-
-def json_float(value: float) -> str:
-    """A float64 as Go's encoding/json prints it: shortest round-trip digits, 'f' notation unless
-    the magnitude is below 1e-6 or at least 1e21, then 'e' notation (``1e+21``, ``1e-7``)."""
-    if value != value or value in (float("inf"), float("-inf")):
-        shown = "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
-        raise QuantityError(f"json: unsupported value: {shown}")
-    sign = "-" if str(value).startswith("-") else ""
-    number, _, exp = repr(abs(value)).partition("e")
-    whole, _, fraction = number.partition(".")
-    digits = (whole + fraction).lstrip("0").rstrip("0") or "0"
-    # repr gives the same shortest round-trip digits as Go's strconv; place the decimal point:
-    point = len((whole + fraction).lstrip("0")) - len(fraction) + int(exp or 0)  # digits before it
-    magnitude = abs(value)
-    if magnitude != 0 and (magnitude < 1e-6 or magnitude >= 1e21):
-        tail = "." + digits[1:] if len(digits) > 1 else ""
-        power = point - 1
-        return f"{sign}{digits[0]}{tail}e{'-' if power < 0 else '+'}{abs(power):0{1 if power < 0 else 2}d}"
-    if digits == "0":
-        return sign + "0"
-    if point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    if point >= len(digits):
-        return sign + digits + "0" * (point - len(digits))
-    return f"{sign}{digits[:point]}.{digits[point:]}"
 
 
 def overcommit_request(guest: Quantity, percent: int) -> Quantity:
@@ -386,26 +368,9 @@ def overcommit_request(guest: Quantity, percent: int) -> Quantity:
     float32(percent)/100))`` in single precision, rounding after every operation, and wraps the
     result in ``NewQuantity`` with the guest's format: 512M at 80 % gives 102399992, not 102400000.
     """
-    ratio = _f32(1.0 - _f32(_int_to_f32(percent) / 100.0))
-    product = _f32(_int_to_f32(guest.value()) * ratio)
+    ratio = f32(1.0 - f32(int_to_f32(percent) / 100.0))
+    product = f32(int_to_f32(guest.value()) * ratio)
     requested = int(product)  # truncation toward zero
     if not _INT64_MIN <= requested <= _INT64_MAX:
         requested = _INT64_MIN  # what amd64's float-to-int64 conversion yields out of range
     return new_quantity(requested, guest.format)
-
-
-def _f32(value: float) -> float:
-    """``value`` rounded to the nearest binary32 (exact after one float64 +, -, * or / of binary32s)."""
-    return float(struct.unpack("<f", struct.pack("<f", value))[0])
-
-
-def _int_to_f32(value: int) -> float:
-    """An integer rounded once, to nearest-even, to binary32 (as Go's float32(int64) does)."""
-    magnitude = abs(value)
-    extra = magnitude.bit_length() - 24
-    if extra > 0:
-        kept, dropped = divmod(magnitude, 1 << extra)
-        half = 1 << (extra - 1)
-        kept += dropped > half or (dropped == half and kept & 1)
-        magnitude = kept << extra
-    return float(-magnitude if value < 0 else magnitude)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from functools import cmp_to_key
 from typing import Any
 
+from ..gonum import yaml_float
+from . import keyorder
 from .load import resolve_plain
 
 _WIDTH = 80  # go-yaml's best_width: scalars fold at the first lone space written past this column
@@ -49,24 +50,18 @@ _TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?"
     r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?\Z"
 )
-# Keys made only of these characters sort the same in go-yaml's natural order and in code point order.
-_UNNATURAL = re.compile(r"[^\x00-\x2f\x3a-\x5a\x61-\x7a]")
-
 _STRS: dict[str, tuple[int, str]] = {}  # string -> (style, text on one line)
 _KEYS: dict[str, str] = {}  # key -> "key:" text, or "" for keys written as "? key"
-_SIMPLE_KEYS: set[str] = set()
-_ORDERS: dict[tuple[str, ...], list[str]] = {}
 _CACHE_LIMIT = 200_000
 _PADS = [" " * n for n in range(64)]
 
 
 def dump_yaml(obj: Any) -> str:
     """One YAML document (no ``---``) for plain data, byte for byte as kubectl would print it."""
-    if len(_STRS) > _CACHE_LIMIT or len(_ORDERS) > _CACHE_LIMIT:
+    if len(_STRS) > _CACHE_LIMIT or keyorder.cache_size() > _CACHE_LIMIT:
         _STRS.clear()
         _KEYS.clear()
-        _SIMPLE_KEYS.clear()
-        _ORDERS.clear()
+        keyorder.clear_caches()
     out: list[str] = []
     kind = type(obj)
     if kind is dict and obj:
@@ -98,7 +93,7 @@ def dump_json(obj: Any) -> str:
 def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
     """Entries of a non-empty mapping whose keys start at column ``indent``; ``lead`` starts line one."""
     pad = _pad(indent)
-    for key in _ordered(m):
+    for key in keyorder.ordered(m):
         kt = _KEYS.get(key)
         if kt is None:
             kt = _key_text(key)
@@ -159,7 +154,7 @@ def _scalar(value: Any, col: int, indent: int) -> str:
     if value is None:
         return "null\n"
     if kind is float:
-        return _float_text(value) + "\n"
+        return yaml_float(value) + "\n"
     if kind is dict:
         return "{}\n"
     if kind is list:
@@ -279,87 +274,6 @@ def _key_text(key: Any) -> str:
         text = info[1] + ":"
     _KEYS[key] = text
     return text
-
-
-def _ordered(m: dict[str, Any]) -> list[str]:
-    """The keys of ``m`` in go-yaml's order (code point order unless digits or odd symbols appear)."""
-    keys = sorted(m)
-    if len(keys) < 2 or _SIMPLE_KEYS.issuperset(keys):
-        return keys
-    natural = False
-    for key in keys:
-        if key not in _SIMPLE_KEYS:
-            if _UNNATURAL.search(key):
-                natural = True
-            else:
-                _SIMPLE_KEYS.add(key)
-    if not natural:
-        return keys
-    signature = tuple(keys)
-    order = _ORDERS.get(signature)
-    if order is None:
-        order = _ORDERS[signature] = sorted(keys, key=cmp_to_key(_go_compare))
-    return order
-
-
-def _go_compare(a: str, b: str) -> int:
-    return -1 if _go_less(a, b) else (1 if _go_less(b, a) else 0)
-
-
-def _go_less(a: str, b: str) -> bool:
-    """go-yaml's key order: letters after other characters, runs of digits compared as numbers."""
-    for i, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x == y:
-            continue
-        x_letter, y_letter = x.isalpha(), y.isalpha()
-        if x_letter or y_letter:
-            return x < y if x_letter and y_letter else y_letter
-        an = bn = 0
-        if x == "0" or y == "0":  # zeros after a non-zero digit are part of a number, not padding
-            j = i - 1
-            while j >= 0 and a[j].isdecimal():
-                if a[j] != "0":
-                    an = bn = 1
-                    break
-                j -= 1
-        an, ai = _digits(a, i, an)
-        bn, bi = _digits(b, i, bn)
-        if an != bn:
-            return an < bn
-        if ai != bi:
-            return ai < bi
-        return x < y
-    return len(a) < len(b)
-
-
-def _digits(s: str, i: int, n: int) -> tuple[int, int]:
-    """The number (wrapping like Go's int64) of the digit run at ``s[i:]``, and where the run ends."""
-    while i < len(s) and s[i].isdecimal():
-        n = ((n * 10 + ord(s[i]) - 48 + 2**63) % 2**64) - 2**63
-        i += 1
-    return n, i
-
-
-def _float_text(value: float) -> str:
-    """Go's shortest ``%g`` form (``1.5``, ``1e-05``) with a ``.0`` kept so it always reads as a float."""
-    if value != value:
-        return ".nan"
-    if value in (float("inf"), float("-inf")):
-        return ".inf" if value > 0 else "-.inf"
-    sign = "-" if str(value).startswith("-") else ""
-    mantissa, _, exp = repr(abs(value)).partition("e")
-    whole, _, frac = mantissa.partition(".")
-    digits = (whole + frac).lstrip("0")
-    point = len(whole) + int(exp or 0) - (len(whole + frac) - len(digits))
-    digits = digits.rstrip("0")
-    if not digits:
-        return sign + "0.0"
-    x = point - 1  # decimal exponent of the first significant digit
-    if x < -4 or x >= 6:  # go's FormatFloat(f, 'g', -1, 64) switches to an exponent here
-        return f"{sign}{digits[0]}.{digits[1:] or '0'}e{'-' if x < 0 else '+'}{abs(x):02d}"
-    if x < 0:
-        return f"{sign}0.{'0' * (-x - 1)}{digits}"
-    return f"{sign}{digits[:point].ljust(point, '0')}.{digits[point:] or '0'}"
 
 
 def _pad(n: int) -> str:
