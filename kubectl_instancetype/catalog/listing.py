@@ -81,6 +81,11 @@ def selected(items: Iterable[Listed], selector: Selector) -> list[Listed]:
 def resolve_kind(text: str) -> str:
     """The Kind a ``--kind`` value names (case-insensitive kind, resource or short name); UsageError else."""
     lowered = go_lower(text)
+    # The words users say: like a matcher without a kind, they mean the cluster-scoped kinds.
+    plain = {"instancetype": CLUSTER_INSTANCETYPE, "instancetypes": CLUSTER_INSTANCETYPE,
+             "preference": CLUSTER_PREFERENCE, "preferences": CLUSTER_PREFERENCE}
+    if lowered in plain:
+        return plain[lowered]
     for kind in KIND_ORDER:
         if lowered in (kind.lower(), kind.lower() + "s", *_KIND_ALIASES[kind]):
             return kind

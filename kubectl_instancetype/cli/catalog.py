@@ -70,6 +70,12 @@ def list_command(session: Session, builtin: bool, namespace: str, selector: str,
     """List instancetypes and preferences: NAME, KIND, CPU, MEMORY, CLASS and SOURCE (file or built-in).
 
     A cluster-scoped object of a source replaces the built-in one of the same kind and name.
+
+    \b
+    Examples:
+      kubectl instancetype catalog list -l instancetype.kubevirt.io/cpu=4
+      kubectl instancetype catalog list -l 'instancetype.kubevirt.io/class in (general.purpose,overcommitted)' -o wide
+      kubectl instancetype catalog list --catalog catalog/ -l '!instancetype.kubevirt.io/hugepages' -o name
     """
     try:
         items = selected(_objects(session, builtin), parse_selector(selector))
@@ -89,7 +95,14 @@ def list_command(session: Session, builtin: bool, namespace: str, selector: str,
                    "default: the cluster-scoped object, as a matcher without a kind takes it.")
 @click.option("-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 def show_command(session: Session, builtin: bool, namespace: str, name: str, kind: str | None, output: str) -> None:
-    """Print one instancetype or preference as the render uses it (v1alpha objects converted)."""
+    """Print one instancetype or preference as the render uses it (v1alpha objects converted).
+
+    \b
+    Examples:
+      kubectl instancetype catalog show u1.medium
+      kubectl instancetype catalog show fedora --kind preference -o json
+      kubectl instancetype catalog show my-size --catalog catalog/ --kind VirtualMachineInstancetype -n team-a
+    """
     try:
         item = pick(_objects(session, builtin), name, resolve_kind(kind) if kind else None, namespace)
     except UsageError as exc:
