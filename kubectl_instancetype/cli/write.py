@@ -99,9 +99,13 @@ def _existing(path: str) -> str | None:
         return None
 
 
-def plan_changes(pairs: list[tuple[Source, str]], result: Result, problems: list[ToolError]) -> list[FileChange]:
-    """The new text of every target whose source could be processed; files with input errors are skipped."""
-    from ..gitops.plan import FileChange, items_by_source, rendered_text
+def plan_changes(pairs: list[tuple[Source, str]], result: Result, problems: list[ToolError],
+                 verdict_only: bool = False) -> list[FileChange]:
+    """The new text of every target whose source could be processed; files with input errors are skipped.
+
+    With ``verdict_only`` (``--check`` in place) the new text is not computed, only whether there is one.
+    """
+    from ..gitops.plan import FileChange, items_by_source, rendered_text, would_change
 
     broken = {p.location.path for p in result.problems if p.exit_code == EXIT_INPUT and p.location}
     grouped = items_by_source(result.items)
@@ -111,7 +115,11 @@ def plan_changes(pairs: list[tuple[Source, str]], result: Result, problems: list
             continue
         try:
             text = read_text(source)
-            after = rendered_text(text, source.display, grouped.get(source.display, []))
+            items = grouped.get(source.display, [])
+            if verdict_only and target == source.path:
+                after: str | None = None if would_change(text, source.display, items) else text
+            else:
+                after = rendered_text(text, source.display, items)
         except InputError as exc:
             problems.append(exc)
             continue
@@ -173,13 +181,15 @@ def use_color(color: str) -> bool:
 def _print_diffs(changes: list[FileChange], color: str) -> None:
     from ..gitops.udiff import unified
 
-    text = "".join(unified(c.before, c.after, c.target, c.target) for c in changes)
+    text = "".join(unified(c.before, c.after or "", c.target, c.target) for c in changes)
     sys.stdout.write(colorize(text) if use_color(color) else text)
 
 
 def _write(changes: list[FileChange], problems: list[ToolError]) -> Iterator[str]:
     """Write each change; the targets written (failures become problems)."""
     for change in changes:
+        if change.after is None:  # never planned for writing
+            continue
         try:
             write_atomically(change.target, change.after)
         except OSError as exc:
@@ -196,7 +206,8 @@ def apply(
     New problems (files that cannot be rewritten or written) are appended to ``problems``; the caller
     reports them before the notes, so that a summary is the last line.
     """
-    changed = [c for c in plan_changes(pairs, result, problems) if c.changed]
+    verdict_only = options.check and not options.diff
+    changed = [c for c in plan_changes(pairs, result, problems, verdict_only) if c.changed]
     if options.diff:
         _print_diffs(changed, options.color)
     elif options.check:
