@@ -59,15 +59,9 @@ def flatten(docs: Iterable[Document]) -> Iterator[Document]:
             if not isinstance(items, list):
                 raise InputError("items of a List must be a list", doc.locate(("items",)))
             for i, item in enumerate(items):
-                sub = Document(item, doc.source, doc.index, doc.line, doc.col, doc.text)
-                yield from flatten([_with_locator(sub, doc, i)])
+                yield from flatten([doc.nested(item, "items", i)])
         else:
             yield doc
-
-
-def _with_locator(sub: Document, parent: Document, index: int) -> Document:
-    location = parent.locate(("items", index))
-    return Document(sub.data, sub.source, sub.index, location.line, location.col, "")
 
 
 def check_document(doc: Document) -> None:

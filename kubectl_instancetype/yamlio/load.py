@@ -36,7 +36,11 @@ DEFAULT_LIMITS = Limits()
 
 @dataclass(frozen=True, eq=False)
 class Document:
-    """One document of an input stream, as plain JSON-like data."""
+    """One document of an input stream, as plain JSON-like data.
+
+    ``prefix`` locates an object nested in a document (an item of a ``kind: List``): positions are
+    then looked up under it, lazily, so flattening a large List costs no parsing.
+    """
 
     data: Any
     source: str
@@ -44,17 +48,24 @@ class Document:
     line: int
     col: int
     text: str = field(repr=False, default="")
+    prefix: tuple[str | int, ...] = ()
 
     @property
     def location(self) -> Location:
+        if self.prefix:
+            return self.locate(())
         return Location(self.source, self.line, self.col)
 
     def locate(self, path: tuple[str | int, ...]) -> Location:
         """Where the value at JSON ``path`` starts (the deepest existing prefix of it)."""
         if not self.text:
-            return self.location
-        line, col = _locate(self.text, self.index, path)
+            return Location(self.source, self.line, self.col)
+        line, col = _locate(self.text, self.index, self.prefix + path)
         return Location(self.source, line, col)
+
+    def nested(self, data: Any, *path: str | int) -> Document:
+        """The object at ``path`` inside this document, as a document of its own."""
+        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path)
 
 
 _BOOL = {
