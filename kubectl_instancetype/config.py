@@ -46,6 +46,9 @@ class ClusterConfig:
     max_guest: str | None = None  # a Quantity string, None = unset
     reference_policy: str = "reference"
     feature_gates: tuple[str, ...] = ()
+    # commonInstancetypesDeployment.enabled: false tells that the cluster runs without the common
+    # catalog, so renders assuming this configuration leave the built-in catalog out.
+    common_instancetypes: bool = True
     raw: dict[str, Any] = field(default_factory=dict)
 
     def machine_type_for(self, arch: str) -> str:
@@ -198,8 +201,14 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         max_guest=live.quantity("maxGuest"),
         reference_policy=r.sub("instancetype").choice("referencePolicy", REFERENCE_POLICIES) or "reference",
         feature_gates=tuple(dev.strings("featureGates")),
+        common_instancetypes=_common_instancetypes(r.sub("commonInstancetypesDeployment")),
         raw=conf,
     )
+
+
+def _common_instancetypes(section: _Reader) -> bool:
+    """Unset means deployed (what virt-operator does by default); only an explicit false turns it off."""
+    return section.data.get("enabled") is None or section.boolean("enabled")
 
 
 class _Reader:

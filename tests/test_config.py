@@ -189,3 +189,19 @@ def test_config_command_reports_bad_files(tmp_path: Any) -> None:
     assert f"{bad}:1:1: error: spec.configuration.network.defaultNetworkInterface: unsupported value 'passt'" in (
         result.output
     )
+
+
+@pytest.mark.parametrize(("section", "expected"), [
+    ({}, True),
+    ({"commonInstancetypesDeployment": {}}, True),
+    ({"commonInstancetypesDeployment": {"enabled": True}}, True),
+    ({"commonInstancetypesDeployment": {"enabled": False}}, False),
+])
+def test_common_instancetypes_deployment(section: dict[str, Any], expected: bool) -> None:
+    assert load_config({"spec": {"configuration": section}, "kind": "KubeVirt",
+                        "apiVersion": "kubevirt.io/v1"}).common_instancetypes is expected
+
+
+def test_common_instancetypes_deployment_must_be_a_boolean() -> None:
+    with pytest.raises(InputError):
+        load_config({"commonInstancetypesDeployment": {"enabled": "no"}})

@@ -57,10 +57,11 @@ def build_session(inputs: InputOptions, catalogs: CatalogOptions) -> Session:
                                            inputs.follow_symlinks),
                          problems)
     catalog_docs = _checked(load_sources(catalogs.catalogs, True, DEFAULT_LIMITS, problems, warnings), problems)
-    loaded = load_catalog(catalog_docs + documents, inputs.namespace, *_builtin(catalogs.builtin))
+    config = _config(catalogs, documents, problems)
+    builtin = catalogs.builtin and config.common_instancetypes
+    loaded = load_catalog(catalog_docs + documents, inputs.namespace, *_builtin(builtin))
     problems.extend(loaded.problems)
     warnings.extend(loaded.warnings)
-    config = _config(catalogs, documents, problems)
     return Session(documents, loaded.catalog, config, problems, warnings)
 
 
