@@ -40,6 +40,7 @@ class Item:
     document: Document
     rendered: Any
     is_vm: bool
+    problem: ToolError | None = None
 
 
 @dataclass
@@ -117,33 +118,42 @@ def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cf
     return rendered
 
 
-def render(docs: list[Document], catalog: Catalog, options: Options, vm_renderer: VMRenderer | None = None) -> Result:
-    """Render every document of ``docs`` (already flattened and checked)."""
+def render_each(
+    docs: Iterable[Document], catalog: Catalog, options: Options, vm_renderer: VMRenderer | None = None
+) -> Iterator[Item]:
+    """Render ``docs`` (flattened and checked) one by one, so a caller can stream the output."""
     renderer = vm_renderer or default_vm_renderer
-    result = Result()
     for doc in docs:
-        data = doc.data
-        if data.get("kind") != VM_KIND:
-            result.items.append(Item(doc, data, False))
-            continue
-        namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
-        try:
-            rendered = renderer(data, namespace, catalog, options.config)
-        except KubeVirtError as exc:
-            located = KubeVirtError(f"{vm_label(data, namespace)}: {exc.message}", exc.stage, exc.paths)
-            result.problems.append(located.with_location(doc.locate(error_path(exc))))
-            result.items.append(Item(doc, None, True))
-            continue
-        except InputError as exc:
-            message = f"{vm_label(data, namespace)}: {exc.message}"
-            result.problems.append(InputError(message, exc.location or doc.location))
-            result.items.append(Item(doc, None, True))
-            continue
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            # Input no check above anticipated: refuse this VM, never crash the run.
-            message = f"{vm_label(data, namespace)}: cannot be processed ({type(exc).__name__}: {exc})"
-            result.problems.append(InputError(message, doc.location))
-            result.items.append(Item(doc, None, True))
-            continue
-        result.items.append(Item(doc, rendered, True))
+        if doc.data.get("kind") != VM_KIND:
+            yield Item(doc, doc.data, False)
+        else:
+            yield _render_vm(doc, renderer, catalog, options)
+
+
+def _render_vm(doc: Document, renderer: VMRenderer, catalog: Catalog, options: Options) -> Item:
+    data = doc.data
+    namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
+    label = vm_label(data, namespace)
+    try:
+        return Item(doc, renderer(data, namespace, catalog, options.config), True)
+    except KubeVirtError as exc:
+        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths)
+        return Item(doc, None, True, located.with_location(doc.locate(error_path(exc))))
+    except InputError as exc:
+        return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        # Input no check above anticipated: refuse this VM, never crash the run.
+        message = f"{label}: cannot be processed ({type(exc).__name__}: {exc})"
+        return Item(doc, None, True, InputError(message, doc.location))
+
+
+def render(
+    docs: Iterable[Document], catalog: Catalog, options: Options, vm_renderer: VMRenderer | None = None
+) -> Result:
+    """Render every document of ``docs`` (already flattened and checked), keeping all items."""
+    result = Result()
+    for item in render_each(docs, catalog, options, vm_renderer):
+        result.items.append(item)
+        if item.problem is not None:
+            result.problems.append(item.problem)
     return result

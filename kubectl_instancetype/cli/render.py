@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 import click
 
-from ..render import Options, Result
+from ..render import Options, render_each
 from ..render import render as render_documents
+from ..yamlio import Document
 from . import EXIT_CODES_HELP
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, report
+from .output import print_stream
 from .session import build_session
 from .write import WriteOptions, write_options
 
@@ -60,10 +64,20 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     pairs = _targets(inputs, writing, output, vmi)
     session = build_session(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=session.config, vmi=vmi)
+    problems = session.problems
+    if pairs is None and output != "patch":
+        # Printing streams: each VM is rendered, printed and dropped, so memory stays flat.
+        single = len(session.documents) == 1
+        documents, session.documents = deque(session.documents), []
+        items = render_each(_draining(documents), session.catalog, options, session.vm_renderer(vmi))
+        print_stream(items, output, single, problems)
+        sys.exit(report(problems, session.warnings))
     result = render_documents(session.documents, session.catalog, options, session.vm_renderer(vmi))
-    result.problems[:0] = session.problems
+    result.problems[:0] = problems
     if pairs is None:
-        _print(result, output)
+        from .patches import print_patches
+
+        print_patches(result.items)
         sys.exit(report(result.problems, session.warnings))
     from .write import apply
 
@@ -72,6 +86,12 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     for note in notes:
         click.echo(note, err=True)
     sys.exit(status)
+
+
+def _draining(documents: deque[Document]) -> Iterator[Document]:
+    """The documents in order, each released as soon as it is handed out."""
+    while documents:
+        yield documents.popleft()
 
 
 def _targets(inputs: InputOptions, writing: WriteOptions, output: str, vmi: bool) -> Any:
@@ -89,22 +109,3 @@ def _targets(inputs: InputOptions, writing: WriteOptions, output: str, vmi: bool
     return targets(inputs.filenames, inputs.recursive, writing.output_dir)
 
 
-def _print(result: Result, output: str) -> None:
-    if output == "patch":
-        from .patches import print_patches
-
-        print_patches(result.items)
-        return
-    docs = [item.rendered for item in result.items if item.rendered is not None]
-    if not docs:
-        return
-    from ..yamlio.emit import dump_json, dump_yaml_all
-
-    if output == "json":
-        sys.stdout.write(dump_json(docs[0] if len(docs) == 1 else _list(docs)))
-    else:
-        sys.stdout.write(dump_yaml_all(docs))
-
-
-def _list(docs: list[Any]) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "List", "items": docs, "metadata": {"resourceVersion": ""}}
