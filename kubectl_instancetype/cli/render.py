@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from ..render import Options, render_each
+from ..errors import ToolError
+from ..render import Item, Options, render_each
 from ..render import render as render_documents
 from ..yamlio import Document
 from . import EXIT_CODES_HELP
@@ -65,27 +66,36 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     session = build_session(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=session.config, vmi=vmi)
     problems = session.problems
-    if pairs is None and output != "patch":
-        # Printing streams: each VM is rendered, printed and dropped, so memory stays flat.
-        single = len(session.documents) == 1
-        documents, session.documents = deque(session.documents), []
-        items = render_each(_draining(documents), session.catalog, options, session.vm_renderer(vmi))
-        print_stream(items, output, single, problems)
-        sys.exit(report(problems, session.warnings))
-    result = render_documents(session.documents, session.catalog, options, session.vm_renderer(vmi))
-    result.problems[:0] = problems
-    if pairs is None:
+    renderer = session.vm_renderer(vmi)
+    if output == "patch":
         from .patches import print_patches
 
+        result = render_documents(session.documents, session.catalog, options, renderer)
         print_patches(result.items)
-        sys.exit(report(result.problems, session.warnings))
+        sys.exit(report(problems + result.problems, session.warnings))
+    # Everything else streams: each VM is rendered, used and dropped, so memory stays flat.
+    single = len(session.documents) == 1
+    present = {doc.source for doc in session.documents}
+    documents, session.documents = deque(session.documents), []
+    items = render_each(_draining(documents), session.catalog, options, renderer)
+    if pairs is None:
+        print_stream(items, output, single, problems)
+        sys.exit(report(problems, session.warnings))
     from .write import apply
 
-    status, notes = apply(pairs, result, writing, result.problems)
-    status = max(report(result.problems, session.warnings), status)
+    status, notes = apply(pairs, _collecting(items, problems), present, writing, problems)
+    status = max(report(problems, session.warnings), status)
     for note in notes:
         click.echo(note, err=True)
     sys.exit(status)
+
+
+def _collecting(items: Iterator[Item], problems: list[ToolError]) -> Iterator[Item]:
+    """The items, with their problems added to ``problems`` as they pass."""
+    for item in items:
+        if item.problem is not None:
+            problems.append(item.problem)
+        yield item
 
 
 def _draining(documents: deque[Document]) -> Iterator[Document]:

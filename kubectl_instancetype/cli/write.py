@@ -13,7 +13,7 @@ import functools
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +24,8 @@ from .inputs import STDIN, Source, expand_paths, read_text
 
 if TYPE_CHECKING:
     from ..gitops.plan import FileChange
-    from ..render import Result
+    from ..render import Item
+
 
 
 @dataclass(frozen=True)
@@ -99,33 +100,58 @@ def _existing(path: str) -> str | None:
         return None
 
 
-def plan_changes(pairs: list[tuple[Source, str]], result: Result, problems: list[ToolError],
-                 verdict_only: bool = False) -> list[FileChange]:
-    """The new text of every target whose source could be processed; files with input errors are skipped.
+def _by_file(
+    pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str]
+) -> Iterator[tuple[Source, str, list[Item]]]:
+    """Each (source, target) with the rendered items of its file, pulled lazily.
 
-    With ``verdict_only`` (``--check`` in place) the new text is not computed, only whether there is one.
+    Items come in file order, so a file's items are complete once an item of another file shows up;
+    ``present`` names the files that have documents at all, so a file without any waits for nothing.
     """
-    from ..gitops.plan import FileChange, items_by_source, rendered_text, would_change
-
-    broken = {p.location.path for p in result.problems if p.exit_code == EXIT_INPUT and p.location}
-    grouped = items_by_source(result.items)
-    changes: list[FileChange] = []
+    stream = iter(items)
+    buffered: dict[str, list[Item]] = {}
+    complete: set[str] = set()
+    last: str | None = None
     for source, target in pairs:
-        if source.display in broken:
+        name = source.display
+        while name in present and name not in complete:
+            item = next(stream, None)
+            if item is None:
+                complete.update(present)
+                break
+            if last is not None and item.document.source != last:
+                complete.add(last)
+            last = item.document.source
+            buffered.setdefault(last, []).append(item)
+        yield source, target, buffered.pop(name, [])
+
+
+def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str],
+                 problems: list[ToolError], verdict_only: bool = False) -> Iterator[FileChange]:
+    """The new text of every target whose source could be processed, file by file, as items arrive.
+
+    Files with input errors (found while loading, or in one of their VMs) are skipped. With
+    ``verdict_only`` (``--check`` in place) the new text is not computed, only whether there is one.
+    """
+    from ..gitops.plan import FileChange, rendered_text, would_change
+
+    loaded_broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    for source, target, file_items in _by_file(pairs, items, present):
+        if source.display in loaded_broken or any(
+            i.problem is not None and i.problem.exit_code == EXIT_INPUT for i in file_items
+        ):
             continue
         try:
             text = read_text(source)
-            items = grouped.get(source.display, [])
             if verdict_only and target == source.path:
-                after: str | None = None if would_change(text, source.display, items) else text
+                after: str | None = None if would_change(text, source.display, file_items) else text
             else:
-                after = rendered_text(text, source.display, items)
+                after = rendered_text(text, source.display, file_items)
         except InputError as exc:
             problems.append(exc)
             continue
         before = text if target == source.path else _existing(target)
-        changes.append(FileChange(source.display, target, before, after))
-    return changes
+        yield FileChange(source.display, target, before, after)
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -178,45 +204,53 @@ def use_color(color: str) -> bool:
     return color == "always"
 
 
-def _print_diffs(changes: list[FileChange], color: str) -> None:
+def _print_diff(change: FileChange, color: str) -> None:
     from ..gitops.udiff import unified
 
-    text = "".join(unified(c.before, c.after or "", c.target, c.target) for c in changes)
+    text = unified(change.before, change.after or "", change.target, change.target)
     sys.stdout.write(colorize(text) if use_color(color) else text)
 
 
-def _write(changes: list[FileChange], problems: list[ToolError]) -> Iterator[str]:
-    """Write each change; the targets written (failures become problems)."""
-    for change in changes:
-        if change.after is None:  # never planned for writing
-            continue
-        try:
-            write_atomically(change.target, change.after)
-        except OSError as exc:
-            problems.append(InputError(f"cannot write: {exc.strerror or exc}", Location(change.target)))
-            continue
-        yield change.target
+def _write(change: FileChange, problems: list[ToolError]) -> bool:
+    """Write one change; False (and a problem) when it cannot be written."""
+    if change.after is None:  # never planned for writing
+        return False
+    try:
+        write_atomically(change.target, change.after)
+    except OSError as exc:
+        problems.append(InputError(f"cannot write: {exc.strerror or exc}", Location(change.target)))
+        return False
+    return True
 
 
 def apply(
-    pairs: list[tuple[Source, str]], result: Result, options: WriteOptions, problems: list[ToolError]
+    pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str], options: WriteOptions,
+    problems: list[ToolError],
 ) -> tuple[int, list[str]]:
-    """Write, list or diff the targets that change: the status this adds, and the notes for stderr.
+    """Write, list or diff the targets that change, file by file as ``items`` are rendered: the status
+    this adds, and the notes for stderr.
 
-    New problems (files that cannot be rewritten or written) are appended to ``problems``; the caller
-    reports them before the notes, so that a summary is the last line.
+    ``problems`` holds the problems met so far (files that failed to load are skipped); new ones (files
+    that cannot be rewritten or written) are appended; the caller reports them before the notes, so that
+    a summary is the last line.
     """
     verdict_only = options.check and not options.diff
-    changed = [c for c in plan_changes(pairs, result, problems, verdict_only) if c.changed]
-    if options.diff:
-        _print_diffs(changed, options.color)
-    elif options.check:
-        sys.stdout.writelines(f"{change.target}\n" for change in changed)
+    changed, notes = 0, []
+    for change in plan_changes(pairs, items, present, problems, verdict_only):
+        if not change.changed:
+            continue
+        changed += 1
+        if options.diff:
+            _print_diff(change, options.color)
+        elif options.check:
+            sys.stdout.write(f"{change.target}\n")
+        elif _write(change, problems):
+            notes.append(f"wrote {change.target}")
     if options.dry:
         verb = "written" if options.output_dir is not None else "rewritten"
-        notes = [f"{_count(len(changed))} would be {verb}"] if changed else []
+        notes = [f"{_count(changed)} would be {verb}"] if changed else []
         return (EXIT_FINDINGS if options.check and changed else EXIT_OK), notes
-    return EXIT_OK, [f"wrote {target}" for target in _write(changed, problems)]
+    return EXIT_OK, notes
 
 
 def _count(n: int) -> str:
