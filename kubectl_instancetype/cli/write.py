@@ -141,12 +141,12 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
             i.problem is not None and i.problem.exit_code == EXIT_INPUT for i in file_items
         ):
             continue
+        if verdict_only and target == source.path:
+            yield FileChange(source.display, target, None, None, would_change(file_items))
+            continue
         try:
             text = read_text(source)
-            if verdict_only and target == source.path:
-                after: str | None = None if would_change(text, source.display, file_items) else text
-            else:
-                after = rendered_text(text, source.display, file_items)
+            after = rendered_text(text, source.display, file_items)
         except InputError as exc:
             problems.append(exc)
             continue
