@@ -7,7 +7,6 @@ URL is fetched every time, with a warning that tells the digest to pin it with.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 
@@ -55,6 +54,8 @@ def parse_source(text: str) -> RemoteSource:
 
 
 def sha256_hex(data: bytes) -> str:
+    import hashlib  # only when a URL is fetched: OpenSSL's bindings cost a plain render 4 ms
+
     return hashlib.sha256(data).hexdigest()
 
 
