@@ -1,5 +1,5 @@
-"""What KubeVirt's JSON re-encoding does to a VM it returns: Quantities in canonical spelling,
-null pointers omitted, ``features.acpi`` always present (a non-pointer struct).
+"""What KubeVirt's JSON re-encoding does to a VM or VMI it returns: Quantities in canonical spelling,
+null pointers and zero plain fields omitted, ``features.acpi`` always present (a non-pointer struct).
 """
 
 from __future__ import annotations
@@ -25,30 +25,56 @@ def _canonical_keys(mapping: Any, keys: tuple[str, ...]) -> None:
                 mapping[key] = canonical(mapping[key])
 
 
-# Plain (non-pointer) Go bools with omitempty: encoding/json never prints them when false.
-_PLAIN_BOOLS = (
-    (("cpu",), ("dedicatedCpuPlacement", "isolateEmulatorThread")),
-    (("features", "kvm"), ("hidden",)),
-    (("devices",), ("disableHotplug",)),
-)
+# Go's omitempty on plain (non-pointer) fields: KubeVirt never prints isolateEmulatorThread: false,
+# disableHotplug: false, cores: 0 or model: "", so values that pass through from YAML (a preference's
+# preferredDisableHotplug: false, a converted v1alpha instancetype's model: "") lose them the same way
+# (staging/src/kubevirt.io/api/core/v1).
+# path from the VMI spec ("[]" = every list element) -> plain fields whose zero value Go omits
+PLAIN_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {
+    (): ("hostname", "subdomain", "schedulerName", "priorityClassName", "serviceAccountName", "architecture"),
+    ("domain", "cpu"): (
+        "cores",
+        "sockets",
+        "maxSockets",
+        "threads",
+        "model",
+        "dedicatedCpuPlacement",
+        "isolateEmulatorThread",
+    ),
+    ("domain", "cpu", "realtime"): ("mask",),
+    ("domain", "devices"): ("disableHotplug",),
+    ("domain", "features", "kvm"): ("hidden",),
+    ("domain", "memory", "hugepages"): ("pageSize",),
+    ("domain", "devices", "disks", "[]"): ("cache", "io", "serial", "tag", "errorPolicy"),
+    ("domain", "devices", "disks", "[]", "disk"): ("bus", "readonly", "pciAddress"),
+    ("domain", "devices", "disks", "[]", "lun"): ("bus", "readonly", "reservation"),
+    ("domain", "devices", "disks", "[]", "cdrom"): ("bus", "tray"),
+    ("domain", "devices", "interfaces", "[]"): ("model", "macAddress", "pciAddress", "tag"),
+}
 
 
-def _drop_false(domain: Spec) -> None:
-    cpu = domain.get("cpu")
-    if isinstance(cpu, dict) and cpu.get("model") == "":
-        del cpu["model"]  # a plain omitempty string: a converted v1alpha instancetype copies ""
-    for path, keys in _PLAIN_BOOLS:
-        node: Any = domain
-        for step in path:
-            node = node.get(step) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            for key in keys:
-                if node.get(key) is False:
-                    del node[key]
+def omit_zero_plain_fields(spec: Spec) -> None:
+    """Drop the plain fields of ``spec`` that hold their Go zero value (in place)."""
+    for path, fields in PLAIN_FIELDS.items():
+        for node in _nodes(spec, path):
+            for name in fields:
+                if name in node and node[name] in (False, 0, "") and node[name] is not None:
+                    del node[name]
+
+
+def _nodes(data: Any, path: tuple[str, ...]) -> list[Spec]:
+    nodes = [data]
+    for key in path:
+        if key == "[]":
+            nodes = [item for node in nodes if isinstance(node, list) for item in node]
+        else:
+            nodes = [node.get(key) for node in nodes if isinstance(node, dict)]
+    return [node for node in nodes if isinstance(node, dict)]
 
 
 def encode_vmi_spec(spec: Spec) -> None:
-    """Canonicalise the Quantities of a VMI spec (a VM template's spec) in place."""
+    """Re-encode a VMI spec (a VM template's spec) in place: canonical Quantities, Go's omitted zeros."""
+    omit_zero_plain_fields(spec)
     domain = spec.get("domain")
     if isinstance(domain, dict):
         resources = domain.get("resources")
@@ -62,7 +88,6 @@ def encode_vmi_spec(spec: Spec) -> None:
         features = domain.get("features")
         if isinstance(features, dict) and features.get("acpi") is None:
             features["acpi"] = {}
-        _drop_false(domain)
     for volume in spec.get("volumes") or []:
         if isinstance(volume, dict):
             _canonical_keys(volume.get("emptyDisk"), ("capacity",))

@@ -23,7 +23,6 @@ from ..expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
 from ..expand.webhook import admit, mutate
 from ..quantity import canonical
 from .build import attach_input_device, set_name_annotations, vmi_from_vm
-from .encode import omit_zero_plain_fields
 from .vm_webhook import vm_webhook_defaults
 from .vmi_webhook import vmi_webhook
 
@@ -78,7 +77,6 @@ def create_vm(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> S
 def encode_vmi(vmi: Spec) -> Spec:
     """``vmi`` as KubeVirt prints it: canonical Quantities, metadata keys in ObjectMeta order."""
     encode_vmi_spec(vmi["spec"])
-    omit_zero_plain_fields(vmi["spec"])
     memory = (vmi.get("status") or {}).get("memory")
     if isinstance(memory, dict):
         for key, value in memory.items():
