@@ -12,12 +12,11 @@ from typing import Any
 
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
-from .apply import apply_spec, webhook_conflicts_message
-from .defaults import cluster_defaults
+from .expand import expand_in_place
 from .find import Found, Lookup, find_spec
 from .infer import infer_matcher
 from .kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
-from .requirements import check_requirements, check_spread
+from .requirements import check_spread
 from .util import child, clone_json
 
 Spec = dict[str, Any]
@@ -95,27 +94,19 @@ def apply_preferred_defaults(vm: Spec, pref: Spec) -> None:
 
 
 def admit(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> None:
-    """Raise KubeVirt's rejection when the validating webhook would refuse ``vm``."""
+    """Raise KubeVirt's rejection when the validating webhook would refuse ``vm`` (which is not changed).
+
+    The webhook applies the instancetype and preference to a copy, sets the cluster defaults and checks
+    the requirements: expanding a copy with the admission verdicts folded in gives exactly its answers.
+    """
     it = _find_quietly(INSTANCETYPE_MATCHER, vm, namespace, lookup)
     pref = _find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
     if _lookup_failed(vm, it, pref) or (it is None and pref is None):
         return
-    it_spec, pref_spec = (it.spec if it else None), (pref.spec if pref else None)
-    spread = check_spread(it_spec, pref_spec)
+    spread = check_spread(it.spec if it else None, pref.spec if pref else None)
     if spread:
         raise KubeVirtError(spread, stage="admit")
-    template = clone_json((vm.get("spec") or {}).get("template") or {})
-    spec, meta = child(template, "spec"), child(template, "metadata")
-    conflicts = apply_spec("spec.template.spec", it_spec, pref_spec, spec, meta)
-    if conflicts:
-        raise KubeVirtError(webhook_conflicts_message(conflicts), stage="admit", paths=tuple(conflicts))
-    try:
-        cluster_defaults(cfg, spec)
-    except KubeVirtError as exc:
-        raise KubeVirtError(exc.message, stage="admit") from None
-    problem = check_requirements(it_spec, pref_spec, spec)
-    if problem:
-        raise KubeVirtError(f"failure checking preference requirements: {problem}", stage="admit")
+    expand_in_place(clone_json(vm), it, pref, cfg, admission=True)
 
 
 def _lookup_failed(vm: Spec, it: Found | None, pref: Found | None) -> bool:
