@@ -47,3 +47,34 @@ def test_reading_is_bounded(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_text("a" * 10_000)
     assert len(read_text(Source(str(big), "big.yaml"), max_bytes=100)) == 101
+
+
+VM = """apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: linked
+spec:
+  instancetype:
+    name: u1.small
+  template:
+    spec:
+      domain: {}
+"""
+
+
+@pytest.mark.parametrize("follow", [False, True])
+def test_write_leaves_files_behind_links_alone_unless_asked(tmp_path: Path, follow: bool) -> None:
+    from click.testing import CliRunner
+
+    from kubectl_instancetype.cli import main_group
+
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    repo.mkdir()
+    outside.mkdir()
+    (outside / "vm.yaml").write_text(VM)
+    (repo / "vm.yaml").symlink_to(outside / "vm.yaml")
+    args = ["render", "--write", "-R", "-f", str(repo)] + (["--follow-symlinks"] if follow else [])
+    result = CliRunner().invoke(main_group, args)
+    assert result.exit_code == 0, result.stderr
+    assert ((outside / "vm.yaml").read_text() != VM) is follow
+    assert (repo / "vm.yaml").is_symlink()

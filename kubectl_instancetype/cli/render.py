@@ -116,6 +116,6 @@ def _targets(inputs: InputOptions, writing: WriteOptions, output: str, vmi: bool
         raise click.UsageError("--write, --output-dir, --check and --diff write VMs as YAML files: drop -o/--vmi")
     from .write import targets
 
-    return targets(inputs.filenames, inputs.recursive, writing.output_dir)
+    return targets(inputs.filenames, inputs.recursive, writing.output_dir, inputs.follow_symlinks)
 
 

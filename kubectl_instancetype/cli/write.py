@@ -67,11 +67,12 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def targets(paths: tuple[str, ...], recursive: bool, output_dir: str | None) -> list[tuple[Source, str]]:
+def targets(paths: tuple[str, ...], recursive: bool, output_dir: str | None,
+            follow_symlinks: bool = False) -> list[tuple[Source, str]]:
     """Each input file and the file its expansion goes to; UsageError for inputs that cannot be written."""
     pairs: list[tuple[Source, str]] = []
     for path in paths:
-        for source in expand_paths((path,), recursive):
+        for source in expand_paths((path,), recursive, follow_symlinks):
             if source.path == STDIN or "://" in source.path:
                 raise click.UsageError(f"cannot write the expansion of {source.display}: name files or directories")
             pairs.append((source, _target(path, source, output_dir)))
