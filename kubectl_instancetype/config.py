@@ -10,6 +10,7 @@ Only the settings that VM expansion and VMI rendering read are modelled; every o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -119,6 +120,16 @@ def effective_configuration(cfg: ClusterConfig) -> dict[str, Any]:
     """The ``spec.configuration`` KubeVirt works with: its defaults merged with the file, and ``--arch``."""
     arch = dict(cfg.raw.get("architectureConfiguration") or {}, defaultArchitecture=cfg.default_architecture)
     return {**cfg.raw, "architectureConfiguration": arch}
+
+
+def config_from(named: Any | None, documents: Iterable[Any], arch: str | None) -> ClusterConfig:
+    """The configuration a render assumes: the ``named`` document (``--kubevirt-config``), else the first
+    KubeVirt CR among ``documents``, else KubeVirt's defaults; then ``arch``. Documents are
+    :class:`~kubectl_instancetype.yamlio.Document` objects; InputError for settings of the wrong type."""
+    source = named or next((doc for doc in documents if is_kubevirt_cr(doc.data)), None)
+    if source is None:
+        return load_config({}, "<defaults>", arch)
+    return load_config(source.data, source.location, arch)
 
 
 def with_architecture(cfg: ClusterConfig, arch: str, where: Location | None = None) -> ClusterConfig:

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalog import INDEXED_KINDS, Catalog
-from .config import ARCHITECTURES, ClusterConfig, is_kubevirt_cr, load_config
+from .catalog.loading import load_catalog
+from .config import ARCHITECTURES, ClusterConfig, config_from
 from .errors import InputError, KubeVirtError, Location, ToolError
-from .render import VM_KIND, Options, VMRenderer, check_document, error_path, flatten, render
+from .render import VM_KIND, Options, VMRenderer, check_document, error_path, flatten, render_each
 from .yamlio import Document
 
 RESOURCE_LIST_KIND = "ResourceList"
@@ -137,15 +138,16 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
 
 def cluster_config(named: Document | None, items: list[Document], arch: str | None) -> ClusterConfig:
     """The configuration of ``kubevirtConfig``, else of a KubeVirt CR among the items; then ``arch``."""
-    source = named or next((doc for doc in items if is_kubevirt_cr(doc.data)), None)
-    if source is None:
-        return load_config({}, "<defaults>", arch)
-    return load_config(source.data, source.location, arch)
+    return config_from(named, items, arch)
 
 
 def transform(items: list[Document], catalog_docs: list[Document], config: ClusterConfig,
               settings: Settings, builtin: Any = None) -> Outcome:
-    """Every item rendered in place; ``builtin`` is the built-in catalog's lookup (None: none)."""
+    """Every item rendered in place; ``builtin`` is the built-in catalog's lookup (None: none).
+
+    Catalog objects are loaded as ``render`` loads them (conversion, KubeVirt's object webhooks); a
+    problem with one of them is reported against its item.
+    """
     outcome = Outcome([doc.data for doc in items])
     good: list[int] = []
     for i, doc in enumerate(items):
@@ -156,15 +158,19 @@ def transform(items: list[Document], catalog_docs: list[Document], config: Clust
             good.append(i)
         except InputError as exc:
             outcome.findings.append(Finding(exc, i))
-    catalog = Catalog(default_namespace=settings.namespace, builtin=builtin)
-    indexed: list[tuple[int | None, Document]] = [(None, d) for d in catalog_docs]
-    for index, doc in indexed + [(i, items[i]) for i in good]:
-        if doc.data.get("kind") in INDEXED_KINDS:
-            try:
-                catalog.add(doc.data, doc)
-            except InputError as exc:
-                outcome.findings.append(Finding(exc, index))
-    _render_into(outcome, [items[i] for i in good], good, catalog, config, settings)
+    checked: list[Document] = []
+    for doc in catalog_docs:
+        try:
+            check_document(doc)
+            checked.append(doc)
+        except InputError as exc:
+            outcome.findings.append(Finding(exc))
+    use_builtin = builtin if config.common_instancetypes else None
+    loaded = load_catalog(checked + [items[i] for i in good], settings.namespace, use_builtin)
+    position = {id(items[i]): i for i in good}
+    outcome.findings.extend(Finding(p, position.get(id(d))) for p, d in zip(loaded.problems, loaded.blamed,
+                                                                            strict=True))
+    _render_into(outcome, [items[i] for i in good], good, loaded.catalog, config, settings)
     return outcome
 
 
@@ -176,12 +182,10 @@ def _render_into(outcome: Outcome, docs: list[Document], indexes: list[int], cat
         from .vmi.render import render_vmi
 
         renderer = render_vmi
-    result = render(docs, catalog, options, renderer)
-    errors = iter(p for p in result.problems if isinstance(p, KubeVirtError))
-    for i, item in zip(indexes, result.items, strict=True):
-        if item.rendered is None:  # render() reports each failed VM by one problem, in item order
-            problem = next(errors)
-            outcome.findings.append(Finding(problem, i, error_path(problem)))
+    for i, item in zip(indexes, render_each(docs, catalog, options, renderer), strict=True):
+        if item.problem is not None:
+            path = error_path(item.problem) if isinstance(item.problem, KubeVirtError) else ()
+            outcome.findings.append(Finding(item.problem, i, path))
         elif item.is_vm:
             outcome.items[i] = _keep_placement(item.document.data, item.rendered)
 

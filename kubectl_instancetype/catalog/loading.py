@@ -28,6 +28,11 @@ class Loaded:
     catalog: Catalog
     problems: list[ToolError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    blamed: list[Document] = field(default_factory=list)  # the document of each problem, in step
+
+    def fail(self, problem: ToolError, doc: Document) -> None:
+        self.problems.append(problem)
+        self.blamed.append(doc)
 
 
 def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind | None,
@@ -41,7 +46,7 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
         try:
             _load(doc, loaded)
         except ToolError as exc:
-            loaded.problems.append(exc)
+            loaded.fail(exc, doc)
     if builtin is not None:
         loaded.warnings.extend(shadow_warnings(loaded.catalog, builtin, builtin_version))
     return loaded
@@ -69,7 +74,7 @@ def _admitted(obj: dict[str, Any], doc: Document, loaded: Loaded) -> bool:
     label = f"{obj['kind']} {obj['metadata']['name']}"
     for cause in verdict.causes:
         error = KubeVirtError(f"{label}: KubeVirt would refuse this object: {cause.message}", "admit", (cause.field,))
-        loaded.problems.append(error.with_location(doc.locate(cause.path)))
+        loaded.fail(error.with_location(doc.locate(cause.path)), doc)
     loaded.warnings.extend(f"{doc.location}: {label}: {text}" for text in verdict.warnings)
     return not verdict.causes
 

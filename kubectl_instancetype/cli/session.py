@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import Catalog
 from ..catalog.loading import BuiltinFind, load_catalog
-from ..config import ClusterConfig, is_kubevirt_cr, load_config
+from ..config import ClusterConfig, config_from
 from ..errors import InputError, ToolError
 from ..render import VMRenderer, check_document, default_vm_renderer, flatten
 from ..yamlio import DEFAULT_LIMITS, Document
@@ -77,12 +77,9 @@ def _builtin(enabled: bool) -> tuple[BuiltinFind | None, str]:
 def _config(catalogs: CatalogOptions, documents: list[Document], problems: list[ToolError]) -> ClusterConfig:
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
     named = (catalogs.kubevirt_config,) if catalogs.kubevirt_config else ()
-    sources = load_sources(named, False, DEFAULT_LIMITS, problems, [])[:1]
-    sources = sources or [d for d in documents if is_kubevirt_cr(d.data)][:1]
+    sources = load_sources(named, False, DEFAULT_LIMITS, problems, [])
     try:
-        if sources:
-            return load_config(sources[0].data, sources[0].location, catalogs.arch)
-        return load_config({}, "<defaults>", catalogs.arch)
+        return config_from(sources[0] if sources else None, documents, catalogs.arch)
     except InputError as exc:
         problems.append(exc)
         return ClusterConfig()
