@@ -60,13 +60,14 @@ def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
 def mutate(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
     """The VM as the mutating webhook leaves it (a new object; ``vm`` is not changed)."""
     out = mutate_matchers(vm, namespace, lookup)
-    found = _find_quietly(PREFERENCE_MATCHER, out, namespace, lookup)
+    found = find_quietly(PREFERENCE_MATCHER, out, namespace, lookup)
     if found is not None:
         apply_preferred_defaults(out, found.spec)
     return out
 
 
-def _find_quietly(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> Found | None:
+def find_quietly(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> Found | None:
+    """The spec a matcher selects, or None also when the lookup fails (the webhooks only log that)."""
     try:
         return find_spec(matcher, vm, namespace, lookup)
     except KubeVirtError:
@@ -99,8 +100,8 @@ def admit(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> None:
     The webhook applies the instancetype and preference to a copy, sets the cluster defaults and checks
     the requirements: expanding a copy with the admission verdicts folded in gives exactly its answers.
     """
-    it = _find_quietly(INSTANCETYPE_MATCHER, vm, namespace, lookup)
-    pref = _find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
+    it = find_quietly(INSTANCETYPE_MATCHER, vm, namespace, lookup)
+    pref = find_quietly(PREFERENCE_MATCHER, vm, namespace, lookup)
     if _lookup_failed(vm, it, pref) or (it is None and pref is None):
         return
     spread = check_spread(it.spec if it else None, pref.spec if pref else None)

@@ -20,7 +20,7 @@ from ..expand.devices import autoattach
 from ..expand.encode import encode_vmi_spec
 from ..expand.find import Found, Lookup, find_spec
 from ..expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
-from ..expand.webhook import admit, mutate
+from ..expand.webhook import admit, find_quietly, mutate
 from ..quantity import canonical
 from .build import attach_input_device, set_name_annotations, vmi_from_vm
 from .vm_webhook import vm_webhook_defaults
@@ -68,7 +68,7 @@ def render_vmi(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> 
 def create_vm(vm: Spec, namespace: str, lookup: Lookup, cfg: ClusterConfig) -> Spec:
     """The VM as stored after the mutating and validating webhooks accepted it (a new object)."""
     mutated = mutate(vm, namespace, lookup)
-    pref = _find_quietly(PREFERENCE_MATCHER, mutated, namespace, lookup)
+    pref = find_quietly(PREFERENCE_MATCHER, mutated, namespace, lookup)
     created = vm_webhook_defaults(mutated, cfg, pref.spec if pref else None)
     admit(created, namespace, lookup, cfg)
     return created
@@ -93,13 +93,6 @@ def _find(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> Fou
         return find_spec(matcher, vm, namespace, lookup)
     except KubeVirtError as exc:  # virt-controller's sync fails before it creates the VMI
         raise KubeVirtError(exc.message, stage="controller") from None
-
-
-def _find_quietly(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> Found | None:
-    try:
-        return find_spec(matcher, vm, namespace, lookup)
-    except KubeVirtError:
-        return None  # the mutating webhook only logs lookup failures
 
 
 def _controller_step(step: Any, cfg: ClusterConfig, spec: Spec) -> None:
