@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError, Location
+from ..errors import InputError
 from ..yamlio import Document
 
 INSTANCETYPE = "VirtualMachineInstancetype"
@@ -58,7 +58,6 @@ class Catalog:
     default_namespace: str = "default"
     builtin: Callable[[str, str], dict[str, Any] | None] | None = None
     entries: dict[Key, Entry] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
     _builtin_cache: dict[tuple[str, str], Entry | None] = field(default_factory=dict, repr=False)
 
     def key(self, obj: dict[str, Any]) -> Key:
@@ -101,10 +100,6 @@ class Catalog:
                 self._builtin_cache[(kind, name)] = Entry(obj) if obj is not None else None
             found = self._builtin_cache[(kind, name)]
         return found
-
-    def located(self, kind: str, namespace: str, name: str) -> Location | None:
-        entry = self.entry(kind, namespace, name)
-        return entry.document.location if entry and entry.document else None
 
 
 def _display(key: Key) -> str:
