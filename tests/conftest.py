@@ -1,4 +1,9 @@
-"""Shared fixtures: where the repository, its test data and the shared corpus live."""
+"""Shared fixtures: where the repository and its test data live.
+
+The KubeVirt corpora are copies kept in testdata/ by scripts/refresh-corpus; only the reference
+common-instancetypes bundles come from the steering repository beside a checkout (tests that need
+them skip, saying why, on a fresh clone).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 ROOT = Path(__file__).resolve().parent.parent
 TESTDATA = ROOT / "testdata"
 SHARED = ROOT.parent / "shared"
+CONFORMANCE = TESTDATA / "conformance"
+VALIDATION = TESTDATA / "validation"
+REFERENCE_BUNDLES = SHARED / "catalog"
+needs_bundles = pytest.mark.skipif(
+    not REFERENCE_BUNDLES.is_dir(), reason=f"the common-instancetypes reference bundles are not in {REFERENCE_BUNDLES}"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

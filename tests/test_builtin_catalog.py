@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from conftest import REFERENCE_BUNDLES
 
 from kubectl_instancetype.catalog import builtin
 from kubectl_instancetype.catalog.builtin import tree
 from kubectl_instancetype.yamlio.load import load_stream
 
-REFERENCE = SHARED / "catalog"
+REFERENCE = REFERENCE_BUNDLES
 KIND_FILES = {kind: REFERENCE / f"{kind}s.yaml" for kind in builtin.KINDS}
 COUNTS = {
     builtin.CLUSTER_INSTANCETYPE: 65,

@@ -13,13 +13,13 @@ from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, SHARED
+from conftest import REFERENCE_BUNDLES, ROOT, needs_bundles
 
 from kubectl_instancetype.catalog.remote import is_url, parse_source
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.errors import InputError
 
-BUNDLE = SHARED / "catalog" / "VirtualMachineClusterInstancetypes.yaml"
+BUNDLE = REFERENCE_BUNDLES / "VirtualMachineClusterInstancetypes.yaml"
 TEAM = (ROOT / "testdata" / "catalog" / "dir" / "small.yaml").read_bytes()
 VM = str(ROOT / "testdata" / "catalog" / "vm-team.yaml")
 PREFERENCE = b"""apiVersion: instancetype.kubevirt.io/v1beta1
@@ -157,6 +157,7 @@ def test_connection_refused_is_exit_3(cache: Path) -> None:
     assert "http://127.0.0.1:9/x.yaml:1:1: error: cannot fetch: " in err
 
 
+@needs_bundles
 def test_published_bundle_over_http(server: str, cache: Path) -> None:
     data = BUNDLE.read_bytes()
     PAGES["/bundle.yaml"] = b"---\n" + data

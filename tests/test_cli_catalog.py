@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import SHARED, TESTDATA
+from conftest import REFERENCE_BUNDLES, TESTDATA, needs_bundles
 
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.yamlio import load_stream
 
 DATA = TESTDATA / "catalog"
-BUNDLES = SHARED / "catalog"
+BUNDLES = REFERENCE_BUNDLES
 EXAMPLE = str(TESTDATA.parent / "examples" / "vm.yaml")
 
 
@@ -56,6 +56,7 @@ def test_list(args: tuple[str, ...], golden: str, update_goldens: bool, monkeypa
         assert "v1alpha2 VirtualMachineInstancetypes is now deprecated" in err
 
 
+@needs_bundles
 def test_list_cpu4_is_every_4_vcpu_instancetype() -> None:
     """The rows of ``-l instancetype.kubevirt.io/cpu=4`` are exactly the bundles' 4-vCPU instancetypes."""
     wanted = set()
@@ -68,6 +69,7 @@ def test_list_cpu4_is_every_4_vcpu_instancetype() -> None:
     assert status == 0 and got == wanted
 
 
+@needs_bundles
 def test_published_bundle_with_leading_separator_from_stdin() -> None:
     text = "---\n" + (BUNDLES / "VirtualMachineClusterPreferences.yaml").read_text(encoding="utf-8")
     status, out, err = run("catalog", "list", "--catalog", "-", "--no-builtin-catalog", "-o", "name", stdin=text)
@@ -75,6 +77,7 @@ def test_published_bundle_with_leading_separator_from_stdin() -> None:
     assert len(out.splitlines()) == 57 and out.startswith("virtualmachineclusterpreference.instancetype.kubevirt.io/")
 
 
+@needs_bundles
 def test_bundles_equal_to_builtin_shadow_nothing() -> None:
     status, _, err = run("render", "-f", EXAMPLE, "--catalog", str(BUNDLES / "VirtualMachineClusterInstancetypes.yaml"))
     assert (status, err) == (0, "")

@@ -1,4 +1,4 @@
-"""KubeVirt's own behaviour: every case of ../shared/conformance, in-process (VM and VMI mode).
+"""KubeVirt's own behaviour: every case of testdata/conformance, in-process (VM and VMI mode).
 
 The corpus models a cluster that holds exactly the objects of each case, so the built-in catalog is off
 here (see test_cli.py for the few cases run through the installed executable).
@@ -12,15 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from conftest import CONFORMANCE
 
-from kubectl_instancetype.catalog import Catalog
+from kubectl_instancetype.cli.options import CatalogOptions, InputOptions
+from kubectl_instancetype.cli.session import build_session
 from kubectl_instancetype.errors import KubeVirtError
-from kubectl_instancetype.render import Options, flatten, render
-from kubectl_instancetype.yamlio import load_stream
+from kubectl_instancetype.render import Options, render
+from kubectl_instancetype.yamlio import DEFAULT_LIMITS
 
-CASES = SHARED / "conformance" / "cases"
-RUNNER = SHARED / "tools" / "conformance.py"
+CASES = CONFORMANCE / "cases"
+RUNNER = CONFORMANCE / "runner.py"
 
 
 def _runner() -> Any:
@@ -36,16 +37,12 @@ ALL_CASES = sorted(p.name for p in CASES.iterdir()) if CASES.exists() else []
 
 
 def render_case(case: Path, vmi: bool) -> tuple[Any, list[str]]:
-    """The rendered VM (or VMI) of a case and the error messages, as the CLI would produce them."""
-    docs = list(flatten(load_stream((case / "input.yaml").read_text(encoding="utf-8"), str(case / "input.yaml"))))
-    catalog = Catalog()
-    catalog.add_all(docs)
-    renderer = None
-    if vmi:
-        from kubectl_instancetype.vmi.render import render_vmi
-
-        renderer = render_vmi
-    result = render(docs, catalog, Options(vmi=vmi), renderer)
+    """The rendered VM (or VMI) of a case and the error messages, loaded and rendered as the CLI does it."""
+    inputs = InputOptions((str(case / "input.yaml"),), False, "default", DEFAULT_LIMITS)
+    session = build_session(inputs, CatalogOptions((), False, None, None))
+    assert not session.problems, [p.message for p in session.problems]
+    result = render(session.documents, session.catalog, Options(config=session.config, vmi=vmi),
+                    session.vm_renderer(vmi))
     wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"
     outputs = [i.rendered for i in result.items if isinstance(i.rendered, dict)]
     rendered = next((doc for doc in outputs if doc.get("kind") == wanted), None)
@@ -70,13 +67,41 @@ def _check(case_name: str, vmi: bool) -> None:
     assert not differences, "\n".join(differences)
 
 
-@pytest.mark.skipif(not ALL_CASES, reason="../shared/conformance is not next to this checkout")
+@pytest.mark.skipif(not ALL_CASES, reason="testdata/conformance is missing: run scripts/refresh-corpus")
 @pytest.mark.parametrize("case_name", ALL_CASES)
 def test_vm_mode(case_name: str) -> None:
     _check(case_name, vmi=False)
 
 
-@pytest.mark.skipif(not ALL_CASES, reason="../shared/conformance is not next to this checkout")
-@pytest.mark.parametrize("case_name", ALL_CASES)
+# VMI mode under two cluster configurations is not modelled yet (issue 10): the Root feature gate's
+# runtimeUser 0, and referencePolicy expand/expandAll, where virt-controller expands and updates the VM
+# before it creates the VMI. Strict: a case that starts passing must leave this list.
+VMI_GAPS = frozenset({
+    "featuregate-root-matchers-0000",
+    "featuregate-root-no-matcher-0000",
+    "featuregate-root-real-catalog-0000",
+    "featuregate-root-real-catalog-0001",
+    "featuregate-root-synthetic-instancetype-0000",
+    "featuregate-root-synthetic-preference-0001",
+    "refpolicy-expand-matchers-0000",
+    "refpolicy-expand-real-catalog-0000",
+    "refpolicy-expand-real-catalog-0001",
+    "refpolicy-expand-synthetic-instancetype-0000",
+    "refpolicy-expand-synthetic-instancetype-0001",
+    "refpolicy-expand-synthetic-preference-0001",
+    "refpolicy-expandall-infer-0000",
+    "refpolicy-expandall-real-catalog-0001",
+    "refpolicy-expandall-synthetic-instancetype-0000",
+    "refpolicy-expandall-synthetic-preference-0000",
+    "refpolicy-expandall-synthetic-preference-0001",
+})
+
+
+@pytest.mark.skipif(not ALL_CASES, reason="testdata/conformance is missing: run scripts/refresh-corpus")
+@pytest.mark.parametrize(
+    "case_name",
+    [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="issue 10")) if n in VMI_GAPS else n
+     for n in ALL_CASES],
+)
 def test_vmi_mode(case_name: str) -> None:
     _check(case_name, vmi=True)

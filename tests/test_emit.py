@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from conftest import CONFORMANCE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -21,7 +21,7 @@ from ruamel.yaml import YAML
 from kubectl_instancetype.yamlio.emit import dump_json, dump_yaml, dump_yaml_all
 from kubectl_instancetype.yamlio.load import load_stream
 
-CASES = SHARED / "conformance" / "cases"
+CASES = CONFORMANCE / "cases"
 OURS = "ours"  # rows kubectl prints differently (we quote more, keep exact ints) or cannot print at all
 
 # value -> its text after "k: " (and, without the marker, exactly what kubectl prints)

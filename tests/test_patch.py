@@ -12,14 +12,14 @@ from typing import Any
 
 import jsonpatch
 import pytest
-from conftest import SHARED, TESTDATA
+from conftest import CONFORMANCE, TESTDATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubectl_instancetype.patch import escape, make_patch
 from kubectl_instancetype.yamlio.load import load_stream
 
-CASES = sorted(p.parent for p in (SHARED / "conformance" / "cases").glob("*/expected.json"))
+CASES = sorted(p.parent for p in (CONFORMANCE / "cases").glob("*/expected.json"))
 GOLDENS = sorted(p for p in (TESTDATA / "patch").iterdir() if p.is_dir())
 
 
@@ -311,8 +311,12 @@ patches:
 @pytest.mark.parametrize("case", kustomize_cases(), ids=lambda case: case.name)
 def test_patch_as_a_kustomize_json6902_patch(case: Path, tmp_path: Path) -> None:
     vm, expected = vm_and_expansion(case)
+    patch = make_patch(vm, expected)
+    if not patch:  # kustomize refuses an empty patch file ("qualifies as both an SM and JSON patch")
+        assert canonical(vm) == canonical(expected)
+        return
     (tmp_path / "vm.json").write_text(json.dumps(vm))
-    (tmp_path / "patch.json").write_text(json.dumps(make_patch(vm, expected), indent=2))
+    (tmp_path / "patch.json").write_text(json.dumps(patch, indent=2))
     (tmp_path / "kustomization.yaml").write_text(KUSTOMIZATION.format(name=vm["metadata"]["name"]))
     built = subprocess.run(
         ["kubectl", "kustomize", str(tmp_path)], capture_output=True, text=True, check=True

@@ -16,12 +16,12 @@ from typing import Any
 import jsonpatch
 import pytest
 from click.testing import CliRunner, Result
-from conftest import SHARED, TESTDATA
+from conftest import CONFORMANCE, TESTDATA
 
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.yamlio.load import load_stream
 
-CASES = sorted(p.parent for p in (SHARED / "conformance" / "cases").glob("*/expected.json"))
+CASES = sorted(p.parent for p in (CONFORMANCE / "cases").glob("*/expected.json"))
 REPO = TESTDATA / "gitops" / "repo"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED, TESTDATA
+from conftest import CONFORMANCE, TESTDATA
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +28,7 @@ from kubectl_instancetype.quantity import (
 from kubectl_instancetype.yamlio.load import load_stream
 
 DATA = TESTDATA / "quantity"
-CASES = SHARED / "conformance" / "cases"
+CASES = CONFORMANCE / "cases"
 
 # input -> String(): spec §5.8.1, §13.1 #11, and Go's rules case by case.
 CANONICAL = [
@@ -241,7 +241,7 @@ def test_conformance_spelling(case: str, field: str, value: str, expected: str) 
         assert canonical(json.loads(value)) == expected
 
 
-@pytest.mark.skipif(not CASES.is_dir(), reason="the shared conformance corpus is not available")
+@pytest.mark.skipif(not CASES.is_dir(), reason="testdata/conformance is missing: run scripts/refresh-corpus")
 def test_conformance_table_is_current(update_goldens: bool) -> None:
     """testdata/quantity/conformance.tsv holds exactly what the corpus says (--update-goldens rewrites it)."""
     rows = _corpus_pairs()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import SHARED
+from conftest import CONFORMANCE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +23,7 @@ from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.errors import InternalLimitError
 from kubectl_instancetype.yamlio import Limits, dump_yaml_all, load_stream
 
-CASES = SHARED / "conformance" / "cases"
+CASES = CONFORMANCE / "cases"
 LINE = re.compile(r"^(warning: .*|.+:\d+:\d+: error: .+)$")
 SEEDS = sorted(CASES.glob("real-catalog-00[0-2]*/input.yaml")) if CASES.exists() else []
 
@@ -72,7 +72,7 @@ def _replace(node: Any, path: tuple[Any, ...], value: Any) -> Any:
     return node
 
 
-@pytest.mark.skipif(not SEEDS, reason="../shared/conformance is not beside this checkout")
+@pytest.mark.skipif(not SEEDS, reason="testdata/conformance is missing: run scripts/refresh-corpus")
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.sampled_from(SEEDS or [Path("x")]), picks=st.lists(st.tuples(st.floats(0, 1), NASTY_VALUES),
        min_size=1, max_size=4))
@@ -93,7 +93,7 @@ def test_binary_junk(tmp_path: Path, junk: bytes) -> None:
     assert_clean(status, stderr)
 
 
-@pytest.mark.skipif(not SEEDS, reason="../shared/conformance is not beside this checkout")
+@pytest.mark.skipif(not SEEDS, reason="testdata/conformance is missing: run scripts/refresh-corpus")
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.sampled_from(SEEDS or [Path("x")]), cut=st.floats(0, 1))
 def test_truncated_files(tmp_path: Path, seed: Path, cut: float) -> None:
@@ -142,7 +142,7 @@ def test_oversized_input_is_refused(tmp_path: Path) -> None:
     assert "input is larger than the limit of 1000 bytes" in stderr
 
 
-@pytest.mark.skipif(not CASES.exists(), reason="../shared/conformance is not beside this checkout")
+@pytest.mark.skipif(not CASES.exists(), reason="testdata/conformance is missing: run scripts/refresh-corpus")
 @pytest.mark.parametrize("case", ["real-catalog-0000", "infer-0006", "matchers-0025", "no-matcher-0005"])
 def test_rendering_an_expanded_vm_changes_nothing(tmp_path: Path, case: str) -> None:
     expected = CASES / case / "expected.json"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED, TESTDATA
+from conftest import CONFORMANCE, TESTDATA
 
 from kubectl_instancetype.errors import InputError
 from kubectl_instancetype.yamlio.load import load_stream
@@ -23,7 +23,7 @@ from kubectl_instancetype.yamlio.style import Style, detect
 from kubectl_instancetype.yamlio.values import same
 
 CASES = sorted(p for p in (TESTDATA / "roundtrip").iterdir() if p.is_dir())
-CORPUS = sorted(p for p in (SHARED / "conformance" / "cases").glob("*") if (p / "expected.json").exists())
+CORPUS = sorted(p for p in (CONFORMANCE / "cases").glob("*") if (p / "expected.json").exists())
 
 
 def _read(path: Path) -> str:
