@@ -76,14 +76,26 @@ class UsageError(ToolError):
 
 
 class KubeVirtError(ToolError):
-    """KubeVirt would reject this VirtualMachine or fail to expand it; the message is KubeVirt's own."""
+    """KubeVirt would reject this VirtualMachine or fail to expand it; the message is KubeVirt's own.
+
+    ``stage`` names the KubeVirt component that refuses (``mutate``, ``admit``, ``expand``, ``controller``,
+    ``vmi-mutate``), ``paths`` are KubeVirt's conflicting field paths and ``field`` is the VirtualMachine
+    field at fault (keys from the document root), so that a caller can point at it.
+    """
 
     exit_code = EXIT_FINDINGS
 
-    def __init__(self, message: str, stage: str = "expand", paths: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        stage: str = "expand",
+        paths: tuple[str, ...] = (),
+        field: tuple[str | int, ...] = (),
+    ) -> None:
         super().__init__(message)
         self.stage = stage
         self.paths = paths
+        self.field = field
 
 
 class InternalLimitError(InputError):

@@ -176,10 +176,10 @@ def transform(items: list[Document], catalog_docs: list[Document], config: Clust
 
 def _render_into(outcome: Outcome, docs: list[Document], indexes: list[int], catalog: Catalog,
                  config: ClusterConfig, settings: Settings) -> None:
-    options = Options(namespace=settings.namespace, config=config, vmi=settings.vmi)
+    options = Options(namespace=settings.namespace, config=config)
     renderer: VMRenderer | None = None
     if settings.vmi:
-        from .vmi.render import render_vmi
+        from .pipeline.stages import render_vmi
 
         renderer = render_vmi
     for i, item in zip(indexes, render_each(docs, catalog, options, renderer), strict=True):

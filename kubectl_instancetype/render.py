@@ -10,27 +10,26 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .api.encoding import encode_vm
+from .api.golang import clone_json
+from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, ToolError
-from .expand.encode import encode_vm
-from .expand.pipeline import render_vm
-from .expand.util import clone_json
+from .pipeline.stages import render_vm
 from .schema import check
 from .yamlio import Document
 
-VM_KIND = "VirtualMachine"
 VMRenderer = Callable[[dict[str, Any], str, Catalog, ClusterConfig], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class Options:
-    """How to render: the default namespace, the cluster configuration, VM or VMI output."""
+    """How to render: the default namespace and the cluster configuration (VMI output is a ``VMRenderer``)."""
 
     namespace: str = "default"
     config: ClusterConfig = field(default_factory=ClusterConfig)
-    vmi: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,17 +94,8 @@ def vm_label(vm: dict[str, Any], namespace: str) -> str:
 
 
 def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
-    """The field of the VM an error is about: the first conflicting field, else the matcher at fault."""
-    if exc.paths:
-        first = exc.paths[0]
-        if first.startswith("annotations."):
-            return ("spec", "template", "metadata", "annotations", first[len("annotations."):])
-        return tuple(first.split("."))
-    if "preference" in exc.message.lower() and "requirements" not in exc.message:
-        return ("spec", "preference")
-    if "requirements" in exc.message:
-        return ("spec", "preference")
-    return ("spec", "instancetype")
+    """The field of the VM an error is about, as the stage that raised it recorded it (else ``spec``)."""
+    return exc.field or ("spec",)
 
 
 def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig) -> dict[str, Any]:
@@ -137,7 +127,7 @@ def _render_vm(doc: Document, renderer: VMRenderer, catalog: Catalog, options: O
     try:
         return Item(doc, renderer(data, namespace, catalog, options.config), True)
     except KubeVirtError as exc:
-        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths)
+        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field)
         return Item(doc, None, True, located.with_location(doc.locate(error_path(exc))))
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))

@@ -41,7 +41,7 @@ def render_case(case: Path, vmi: bool) -> tuple[Any, list[str]]:
     inputs = InputOptions((str(case / "input.yaml"),), False, "default", DEFAULT_LIMITS)
     session = build_session(inputs, CatalogOptions((), False, None, None))
     assert not session.problems, [p.message for p in session.problems]
-    result = render(session.documents, session.catalog, Options(config=session.config, vmi=vmi),
+    result = render(session.documents, session.catalog, Options(config=session.config),
                     session.vm_renderer(vmi))
     wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"
     outputs = [i.rendered for i in result.items if isinstance(i.rendered, dict)]

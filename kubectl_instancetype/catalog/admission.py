@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.names import INSTANCETYPE_KINDS
 from ..expand.spread import (
     CORES_THREADS,
     SOCKETS_CORES,
@@ -22,7 +23,6 @@ from ..expand.spread import (
     TOPOLOGY_ALIASES,
     spread_options,
 )
-from .versions import INSTANCETYPE_KINDS
 
 ACROSS = (CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS)
 LAUNCH_SECURITY_WARNING = (

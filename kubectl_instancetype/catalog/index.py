@@ -13,25 +13,30 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.names import (
+    CATALOG_KINDS,
+    CLUSTER_INSTANCETYPE,
+    CLUSTER_KINDS,
+    CLUSTER_PREFERENCE,
+    INDEXED_KINDS,
+    INSTANCETYPE,
+    PREFERENCE,
+)
 from ..errors import InputError
 from ..yamlio import Document
 
-INSTANCETYPE = "VirtualMachineInstancetype"
-CLUSTER_INSTANCETYPE = "VirtualMachineClusterInstancetype"
-PREFERENCE = "VirtualMachinePreference"
-CLUSTER_PREFERENCE = "VirtualMachineClusterPreference"
-CATALOG_KINDS = frozenset((INSTANCETYPE, CLUSTER_INSTANCETYPE, PREFERENCE, CLUSTER_PREFERENCE))
-CLUSTER_KINDS = frozenset((CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE))
-
-# kind -> (apiVersions accepted, namespaced)
-SUPPORT_KINDS: dict[str, tuple[frozenset[str], bool]] = {
-    "ControllerRevision": (frozenset(("apps/v1",)), True),
-    "PersistentVolumeClaim": (frozenset(("v1",)), True),
-    "DataVolume": (frozenset(("cdi.kubevirt.io/v1beta1", "cdi.kubevirt.io/v1alpha1")), True),
-    "DataSource": (frozenset(("cdi.kubevirt.io/v1beta1",)), True),
-    "VolumeSnapshot": (frozenset(("snapshot.storage.k8s.io/v1", "snapshot.storage.k8s.io/v1beta1")), True),
-}
-INDEXED_KINDS = CATALOG_KINDS | frozenset(SUPPORT_KINDS)
+__all__ = [
+    "BUILTIN_SOURCE",
+    "CATALOG_KINDS",
+    "CLUSTER_INSTANCETYPE",
+    "CLUSTER_KINDS",
+    "CLUSTER_PREFERENCE",
+    "INDEXED_KINDS",
+    "INSTANCETYPE",
+    "PREFERENCE",
+    "Catalog",
+    "Entry",
+]
 
 BUILTIN_SOURCE = "built-in"
 

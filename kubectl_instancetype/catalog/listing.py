@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.golang import go_lower
 from ..errors import UsageError
-from ..expand.kinds import go_lower
 from .index import (
     BUILTIN_SOURCE,
     CATALOG_KINDS,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.names import CONTROLLER_REVISION as REVISION
 from ..errors import InputError, KubeVirtError, ToolError
 from ..yamlio import Document
 from .admission import admit
@@ -18,7 +19,6 @@ from .index import BUILTIN_SOURCE, CATALOG_KINDS, CLUSTER_KINDS, INDEXED_KINDS, 
 from .versions import DEPRECATED, served
 
 BuiltinFind = Callable[[str, str], "dict[str, Any] | None"]
-REVISION = "ControllerRevision"
 
 
 @dataclass

@@ -17,16 +17,21 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from ..errors import KubeVirtError
-from ..expand.find import go_json
-from ..expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind, not_found
-from ..expand.util import clone_json
+from ..api.golang import clone_json, go_json
+from ..api.matchers import MATCHERS, MatcherKind
+from ..api.names import (
+    CLUSTER_KINDS,
+    CONTROLLER_REVISION,
+    CORE_API_VERSION,
+    INSTANCETYPE_API_VERSION,
+    INSTANCETYPE_VERSION,
+    REVISION_LABEL_PREFIX,
+    VIRTUAL_MACHINE,
+)
 from ..quantity import canonical
+from .find import find_object
 from .index import Catalog
 
-LABEL_PREFIX = "instancetype.kubevirt.io/object-"
-VERSION = "v1beta1"
-API_VERSION = f"instancetype.kubevirt.io/{VERSION}"
 UID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype")
 _CLEARED = ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
 _QUANTITIES = (("memory", "guest"), ("memory", "maxGuest"), ("requirements", "memory", "guest"))
@@ -45,7 +50,7 @@ def object_uid(obj: dict[str, Any], namespace: str) -> str:
 def revisions(vm: dict[str, Any], namespace: str, catalog: Catalog) -> list[dict[str, Any]]:
     """The instancetype then preference revision of ``vm`` (none for a matcher that names a revision)."""
     out = []
-    for matcher in (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER):
+    for matcher in MATCHERS:
         found = _referenced(matcher, vm, namespace, catalog)
         if found is not None:
             out.append(controller_revision(vm, namespace, found))
@@ -56,13 +61,7 @@ def _referenced(matcher: MatcherKind, vm: dict[str, Any], namespace: str, catalo
     m = (vm.get("spec") or {}).get(matcher.field)
     if not isinstance(m, dict) or m.get("revisionName"):
         return None
-    kind = matcher.resolve(m.get("kind") or "")
-    if kind is None:
-        raise KubeVirtError(matcher.unexpected(m.get("kind") or ""))
-    obj = catalog.get(kind, namespace, m.get("name") or "")
-    if obj is None:
-        raise KubeVirtError(not_found(kind, m.get("name") or ""))
-    return obj
+    return find_object(matcher, m, namespace, catalog)[1]
 
 
 def controller_revision(vm: dict[str, Any], namespace: str, obj: dict[str, Any]) -> dict[str, Any]:
@@ -70,21 +69,21 @@ def controller_revision(vm: dict[str, Any], namespace: str, obj: dict[str, Any])
     stored = stored_object(obj, namespace)
     meta = stored["metadata"]
     vm_meta = vm.get("metadata") or {}
-    name = f"{vm_meta.get('name')}-{meta['name']}-{VERSION}-{meta['uid']}-{meta['generation']}"
+    name = f"{vm_meta.get('name')}-{meta['name']}-{INSTANCETYPE_VERSION}-{meta['uid']}-{meta['generation']}"
     labels = {
-        f"{LABEL_PREFIX}generation": str(meta["generation"]),
-        f"{LABEL_PREFIX}kind": obj["kind"],
-        f"{LABEL_PREFIX}name": meta["name"],
-        f"{LABEL_PREFIX}uid": meta["uid"],
-        f"{LABEL_PREFIX}version": VERSION,
+        f"{REVISION_LABEL_PREFIX}generation": str(meta["generation"]),
+        f"{REVISION_LABEL_PREFIX}kind": obj["kind"],
+        f"{REVISION_LABEL_PREFIX}name": meta["name"],
+        f"{REVISION_LABEL_PREFIX}uid": meta["uid"],
+        f"{REVISION_LABEL_PREFIX}version": INSTANCETYPE_VERSION,
     }
     owner = {
-        "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "name": vm_meta.get("name"),
-        "uid": vm_meta.get("uid") or derived_uid("VirtualMachine", namespace, vm_meta.get("name")),
+        "apiVersion": CORE_API_VERSION, "kind": VIRTUAL_MACHINE, "name": vm_meta.get("name"),
+        "uid": vm_meta.get("uid") or derived_uid(VIRTUAL_MACHINE, namespace, vm_meta.get("name")),
         "controller": True, "blockOwnerDeletion": True,
     }
     return {
-        "apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "apiVersion": "apps/v1", "kind": CONTROLLER_REVISION,
         "metadata": {"name": name, "namespace": namespace, "labels": labels, "ownerReferences": [owner]},
         "data": stored, "revision": 0,
     }
@@ -93,11 +92,12 @@ def controller_revision(vm: dict[str, Any], namespace: str, obj: dict[str, Any])
 def stored_object(obj: dict[str, Any], namespace: str) -> dict[str, Any]:
     """The copy of ``obj`` a revision holds: served version, identity kept, bookkeeping metadata cleared."""
     meta = {k: v for k, v in (obj.get("metadata") or {}).items() if k not in _CLEARED}
-    if obj["kind"] not in (INSTANCETYPE_MATCHER.cluster, PREFERENCE_MATCHER.cluster):
+    if obj["kind"] not in CLUSTER_KINDS:
         meta["namespace"] = meta.get("namespace") or namespace
     meta["uid"] = object_uid(obj, namespace)
     meta["generation"] = int(meta.get("generation") or 1)
-    return {"apiVersion": API_VERSION, "kind": obj["kind"], "metadata": meta, "spec": _canonical(obj.get("spec"))}
+    spec = _canonical(obj.get("spec"))
+    return {"apiVersion": INSTANCETYPE_API_VERSION, "kind": obj["kind"], "metadata": meta, "spec": spec}
 
 
 def _canonical(spec: Any) -> Any:

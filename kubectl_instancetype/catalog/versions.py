@@ -17,14 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.names import DEPRECATED_INSTANCETYPE_API_VERSIONS as DEPRECATED
+from ..api.names import INSTANCETYPE_API_VERSION as SERVED
+from ..api.names import INSTANCETYPE_KINDS
 from ..errors import InputError
 from ..yamlio import Document
-from .index import CATALOG_KINDS, CLUSTER_INSTANCETYPE, INSTANCETYPE
-
-GROUP = "instancetype.kubevirt.io"
-SERVED = f"{GROUP}/v1beta1"
-DEPRECATED = frozenset((f"{GROUP}/v1alpha1", f"{GROUP}/v1alpha2"))
-INSTANCETYPE_KINDS = frozenset((INSTANCETYPE, CLUSTER_INSTANCETYPE))
 
 # The v1alpha instancetype CPU fields that the conversion always sets, with the value it sets when omitted.
 _ALWAYS_SET_CPU = (("model", ""), ("dedicatedCPUPlacement", False), ("isolateEmulatorThread", False))
@@ -71,7 +68,3 @@ def convert(obj: dict[str, Any]) -> dict[str, Any]:
     elif isinstance(spec.get("cpu"), dict) and spec["cpu"].get("preferredCPUTopology") in ("", None):
         spec["cpu"] = {k: v for k, v in spec["cpu"].items() if k != "preferredCPUTopology"}
     return {**obj, "apiVersion": SERVED, "spec": spec}
-
-
-def is_catalog_kind(obj: dict[str, Any]) -> bool:
-    return obj.get("kind") in CATALOG_KINDS

@@ -97,14 +97,14 @@ def _name(data: dict[str, object]) -> str:
 
 def instancetype_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """A click ``shell_complete`` callback for a parameter that takes an instancetype name."""
-    from ..catalog.builtin.kinds import INSTANCETYPE_KINDS
+    from ..api.names import INSTANCETYPE_KINDS
 
     return [CompletionItem(n) for n in names_in_scope(ctx, INSTANCETYPE_KINDS) if n.startswith(incomplete)]
 
 
 def preference_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """A click ``shell_complete`` callback for a parameter that takes a preference name."""
-    from ..catalog.builtin.kinds import PREFERENCE_KINDS
+    from ..api.names import PREFERENCE_KINDS
 
     return [CompletionItem(n) for n in names_in_scope(ctx, PREFERENCE_KINDS) if n.startswith(incomplete)]
 

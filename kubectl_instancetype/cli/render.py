@@ -64,7 +64,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
     pairs = _targets(inputs, writing, output, vmi)
     session = build_session(inputs, catalogs)
-    options = Options(namespace=inputs.namespace, config=session.config, vmi=vmi)
+    options = Options(namespace=inputs.namespace, config=session.config)
     problems = session.problems
     renderer = session.vm_renderer(vmi)
     if output == "patch":

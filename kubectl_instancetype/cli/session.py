@@ -27,7 +27,7 @@ class Session:
     def vm_renderer(self, vmi: bool) -> VMRenderer:
         if not vmi:
             return default_vm_renderer
-        from ..vmi.render import render_vmi
+        from ..pipeline.stages import render_vmi
 
         return render_vmi
 

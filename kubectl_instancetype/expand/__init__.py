@@ -1,5 +1,3 @@
-"""KubeVirt's instancetype and preference semantics, as pure functions on plain VM data.
-
-One module per concern; :mod:`.pipeline` runs them in KubeVirt's order: the VM mutating webhook
-(``mutate``), the validating webhook (``admit``), then ``expand``.
+"""KubeVirt's instancetype and preference appliers and the defaults around them, as ordered tables on plain
+VMI spec data; the stages of :mod:`..pipeline` run them.
 """

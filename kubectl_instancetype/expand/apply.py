@@ -24,16 +24,3 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
             applier(pref, spec, meta)
     return []
 
-
-def conflicts_message(paths: list[str]) -> str:
-    """The combined message of expand and the REST endpoint (``Conflicts.Error()``)."""
-    return f"VM field(s) {', '.join(paths)} conflicts with selected instance type"
-
-
-def webhook_conflicts_message(paths: list[str]) -> str:
-    """What the validating webhook answers: one cause per path, joined (first ten, then a count)."""
-    causes = [f"VM field(s) {path} conflicts with selected instance type" for path in paths]
-    text = ", ".join(causes[:10])
-    if len(causes) > 10:
-        text += f", and {len(causes) - 10} more validation errors"
-    return text

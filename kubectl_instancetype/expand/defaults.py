@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.golang import child
 from ..config import ClusterConfig
-from ..errors import KubeVirtError
 from ..quantity import canonical, from_json
-from .util import child
 
 Spec = dict[str, Any]
 
@@ -29,30 +28,34 @@ def default_volume_disks(spec: Spec) -> None:
         devices["disks"] = list(devices.get("disks") or []) + added
 
 
-def default_pod_network(cfg: ClusterConfig, spec: Spec) -> None:
-    """Add the ``default`` pod network and its interface when the VM has neither networks nor interfaces."""
+def default_pod_network(cfg: ClusterConfig, spec: Spec) -> str | None:
+    """Add the ``default`` pod network and its interface when the VM has neither networks nor interfaces.
+
+    KubeVirt's refusal when the cluster's default binding cannot be used (``spec`` is then unchanged).
+    """
     devices = (spec.get("domain") or {}).get("devices") or {}
     if devices.get("autoattachPodInterface") is False:
-        return
+        return None
     if spec.get("networks") or devices.get("interfaces"):
-        return
+        return None
     binding = cfg.default_network_interface
     iface: Spec | None = None
     if binding == "bridge":
         if not cfg.permit_bridge_on_pod_network:
-            raise KubeVirtError("bridge interface is not enabled in kubevirt-config")
+            return "bridge interface is not enabled in kubevirt-config"
         iface = {"name": "default", "bridge": {}}
     elif binding == "masquerade":
         iface = {"name": "default", "masquerade": {}}
     elif binding == "slirp":
-        raise KubeVirtError("slirp interface is deprecated as of v1.3")
+        return "slirp interface is deprecated as of v1.3"
     if iface is not None:
         child(child(spec, "domain"), "devices")["interfaces"] = [iface]
     spec["networks"] = [{"name": "default", "pod": {}}]
+    return None
 
 
-def cluster_defaults(cfg: ClusterConfig, spec: Spec) -> None:
-    """KubeVirt's VMI spec defaults, in its order (pkg/defaults/defaults.go)."""
+def cluster_defaults(cfg: ClusterConfig, spec: Spec) -> str | None:
+    """KubeVirt's VMI spec defaults, in its order (pkg/defaults/defaults.go); the pod network's refusal."""
     if not spec.get("architecture"):
         spec["architecture"] = cfg.default_architecture
     domain = child(spec, "domain")
@@ -65,8 +68,11 @@ def cluster_defaults(cfg: ClusterConfig, spec: Spec) -> None:
     _image_pull_policy(spec)
     if spec.get("evictionStrategy") is None and cfg.eviction_strategy is not None:
         spec["evictionStrategy"] = cfg.eviction_strategy
-    default_pod_network(cfg, spec)
+    problem = default_pod_network(cfg, spec)
+    if problem is not None:
+        return problem
     default_volume_disks(spec)
+    return None
 
 
 def _quantity_nonzero(value: Any) -> bool:

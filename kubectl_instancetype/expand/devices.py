@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .util import child, clone_json
+from ..api.golang import child, clone_json
 
 Spec = dict[str, Any]
 

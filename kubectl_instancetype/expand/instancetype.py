@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..api.golang import child, clone_json, is_set, nonzero
 from ..quantity import from_json, overcommit_request
 from .spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
-from .util import child, clone_json, is_set, nonzero
 
 Spec = dict[str, Any]
 Applier = Callable[[str, Spec, "Spec | None", Spec, Spec], list[str]]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..api.golang import child, clone_json
 from .devices import devices
-from .util import child, clone_json
 
 Spec = dict[str, Any]
 PreferenceApplier = Callable[[Spec, Spec, Spec], None]

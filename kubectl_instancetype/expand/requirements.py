@@ -12,7 +12,6 @@ from ..quantity import from_json, parse_quantity
 from .spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 
 Spec = dict[str, Any]
-_CPU = "spec.template.spec.domain.cpu"
 
 
 def check_requirements(it: Spec | None, pref: Spec | None, spec: Spec) -> str | None:

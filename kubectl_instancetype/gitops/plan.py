@@ -90,10 +90,3 @@ def would_change(items: Iterable[Item]) -> bool:
         for item in items
     )
 
-
-def items_by_source(items: Iterable[Item]) -> dict[str, list[Item]]:
-    """The rendered items grouped by the file they come from, in input order."""
-    out: dict[str, list[Item]] = {}
-    for item in items:
-        out.setdefault(item.document.source, []).append(item)
-    return out

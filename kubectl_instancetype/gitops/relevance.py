@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.names import INDEXED_KINDS, KUBEVIRT, VIRTUAL_MACHINE
 from ..errors import InputError
 from ..yamlio import load_stream
 
-KINDS = frozenset({
-    "VirtualMachine", "VirtualMachineInstancetype", "VirtualMachineClusterInstancetype",
-    "VirtualMachinePreference", "VirtualMachineClusterPreference", "ControllerRevision", "KubeVirt",
-    "PersistentVolumeClaim", "DataVolume", "DataSource", "VolumeSnapshot",
-})
+KINDS = INDEXED_KINDS | {VIRTUAL_MACHINE, KUBEVIRT}
 
 
 def _kinds(data: Any) -> set[str]:

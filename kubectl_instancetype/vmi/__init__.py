@@ -1,7 +1,5 @@
-"""The VirtualMachineInstance a cluster would start for a VirtualMachine (``render --vmi``).
-
-Three KubeVirt components act in turn, one module each: the complete VM mutating webhook on create
-(:mod:`.vm_webhook`, with the stable firmware UUID of :mod:`.firmware`), virt-controller's VMI
-construction (:mod:`.build`), and the VMI mutating webhook (:mod:`.defaults`, :mod:`.objdefaults`,
-:mod:`.arch`, :mod:`.hotplug`, :mod:`.status`). :mod:`.render` runs them in KubeVirt's order.
+"""The defaults a new VirtualMachineInstance gets (``render --vmi``): the API defaulters and Hyper-V
+dependencies (:mod:`.objdefaults`), architecture defaults (:mod:`.arch`), hot-plug maxima (:mod:`.hotplug`),
+the initial status (:mod:`.status`) and the stable firmware UUID (:mod:`.firmware`). The stages of
+:mod:`..pipeline` apply them.
 """

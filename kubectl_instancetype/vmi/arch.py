@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.golang import child
 from ..config import ClusterConfig
-from .util import child
 
 Spec = dict[str, Any]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .util import child, enable
+from ..api.golang import child
 
 Spec = dict[str, Any]
 
@@ -44,6 +44,12 @@ HYPERV_REQUIREMENTS = (
     ("synictimer", "synic"),
     ("synic", "vpindex"),
 )
+
+
+def enable(state: Any) -> None:
+    """Default a present feature state to enabled (``SetDefaults_FeatureState``); absent stays absent."""
+    if isinstance(state, dict) and state.get("enabled") is None:
+        state["enabled"] = True
 
 
 def set_object_defaults(spec: Spec, host_arch: str) -> None:

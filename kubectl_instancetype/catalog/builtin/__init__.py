@@ -12,18 +12,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import preferences, series
-from .kinds import (
-    API_VERSION,
+from ...api.names import (
     CLUSTER_INSTANCETYPE,
     CLUSTER_PREFERENCE,
     INSTANCETYPE,
     INSTANCETYPE_KINDS,
-    KINDS,
     PREFERENCE,
     PREFERENCE_KINDS,
 )
+from ...api.names import INSTANCETYPE_API_VERSION as API_VERSION
+from . import preferences, series
 from .tree import copy_tree
+
+#: Every kind the catalog answers for: it ships each object in both scopes, differing only in its kind.
+KINDS = (CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, INSTANCETYPE, PREFERENCE)
 
 __all__ = [
     "CLUSTER_INSTANCETYPE",

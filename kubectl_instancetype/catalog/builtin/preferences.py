@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ...api.names import LABEL_PREFIX as PREFIX
+from ...api.names import VENDOR
 from .guests import GUESTS, Guest, Variant
-from .kinds import PREFIX, VENDOR
 from .tree import merge, sorted_tree
 
 # common-instancetypes writes these two as YAML block scalars holding a quoted URL, so the value a cluster

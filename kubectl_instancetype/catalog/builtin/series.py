@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ...api.names import LABEL_PREFIX as PREFIX
+from ...api.names import VENDOR
 from . import descriptions
-from .kinds import PREFIX, VENDOR
 from .tree import merge, sorted_tree
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ...expand.util import clone_json as copy_tree
+from ...api.golang import clone_json as copy_tree
 
 __all__ = ["copy_tree", "merge"]
 

@@ -1,4 +1,4 @@
-"""The VM admission webhooks (webhook.py, spec §9) and the object webhooks: test vectors TV-83 … TV-87.
+"""The VM admission webhooks (pipeline/vm_*_webhook.py, spec §9) and the object webhooks: test vectors TV-83 … TV-87.
 
 TV-86's update rules (a changed name with an unchanged revisionName) are not modelled: the tool only
 renders VMs as created, so only its create-time half (failure policies on named matchers) is encoded.
@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from kubectl_instancetype.api.matchers import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
 from kubectl_instancetype.catalog.admission import LAUNCH_SECURITY_WARNING
 from kubectl_instancetype.catalog.admission import admit as admit_object
 from kubectl_instancetype.catalog.index import Catalog
 from kubectl_instancetype.config import DEFAULT_CONFIG
 from kubectl_instancetype.errors import KubeVirtError
-from kubectl_instancetype.expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
-from kubectl_instancetype.expand.webhook import admit, matcher_problems, mutate
+from kubectl_instancetype.pipeline import vm_validating_webhook
+from kubectl_instancetype.pipeline.stages import run
+from kubectl_instancetype.pipeline.vm_mutating_webhook import matcher_problems, preferred_defaults
 
 Spec = dict[str, Any]
 NS = "default"
@@ -42,6 +44,16 @@ def vm(it: Spec | None = None, pref: Spec | None = None, template: Spec | None =
         body["preference"] = pref
     return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm", "namespace": NS},
             "spec": body}
+
+
+def admit(machine: Spec, namespace: str, lookup: Catalog, cfg: Any) -> None:
+    """The validating webhook alone, after the lookup."""
+    run((vm_validating_webhook.admit,), machine, namespace, lookup, cfg)
+
+
+def mutate(machine: Spec, namespace: str, lookup: Catalog) -> Spec:
+    """The instance type part of the mutating webhook."""
+    return run((preferred_defaults,), machine, namespace, lookup, DEFAULT_CONFIG)
 
 
 def rejection(machine: Spec, lookup: Catalog) -> KubeVirtError:

@@ -7,15 +7,13 @@ object, bug #14595), then the live object of the resolved kind.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..api.golang import go_json, go_type_name
+from ..api.matchers import MatcherKind
+from ..api.names import CATALOG_KINDS, CONTROLLER_REVISION, INSTANCETYPE_API_VERSION, OBJECT_NAME_LABEL, not_found
 from ..errors import KubeVirtError
-from .kinds import MatcherKind, not_found
-
-OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
-V1BETA1 = "instancetype.kubevirt.io/v1beta1"
 
 
 class Lookup(Protocol):
@@ -49,20 +47,29 @@ def find_spec(matcher: MatcherKind, vm: dict[str, Any], namespace: str, lookup: 
         labels = (cr.get("metadata") or {}).get("labels") or {}
         if labels.get(OBJECT_NAME_LABEL) == name and OBJECT_NAME_LABEL in labels:
             return _from_revision(matcher, cr, name)
+    kind, obj = find_object(matcher, m, namespace, lookup)
+    return Found(obj.get("spec") or {}, kind, name)
+
+
+def find_object(
+    matcher: MatcherKind, m: dict[str, Any], namespace: str, lookup: Lookup
+) -> tuple[str, dict[str, Any]]:
+    """The Kind and live object matcher ``m`` names (not a revision); KubeVirt's error when there is none."""
     kind_text = m.get("kind") or ""
     kind = matcher.resolve(kind_text)
     if kind is None:
         raise KubeVirtError(matcher.unexpected(kind_text))
+    name = m.get("name") or ""
     obj = lookup.get(kind, namespace, name)
     if obj is None:
         raise KubeVirtError(not_found(kind, name))
-    return Found(obj.get("spec") or {}, kind, name)
+    return kind, obj
 
 
 def _revision(lookup: Lookup, namespace: str, name: str) -> dict[str, Any]:
-    cr = lookup.get("ControllerRevision", namespace, name)
+    cr = lookup.get(CONTROLLER_REVISION, namespace, name)
     if cr is None:
-        raise KubeVirtError(not_found("ControllerRevision", name))
+        raise KubeVirtError(not_found(CONTROLLER_REVISION, name))
     return cr
 
 
@@ -74,30 +81,8 @@ def _from_revision(matcher: MatcherKind, cr: dict[str, Any], name: str) -> Found
     return Found(obj.get("spec") or {}, kind, name)
 
 
-def go_type_name(obj: dict[str, Any] | None) -> str:
-    """How Go's ``%T`` prints the decoded object (``<nil>`` when there is none)."""
-    if obj is None:
-        return "<nil>"
-    version = str(obj.get("apiVersion", "")).rsplit("/", 1)[-1]
-    return f"*{version}.{obj.get('kind')}"
-
-
-def go_json(value: Any) -> str:
-    """Compact JSON as Go's encoding/json writes a decoded map (sorted keys, HTML-safe escapes)."""
-    text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-KNOWN_PAYLOADS = {
-    V1BETA1: frozenset(
-        (
-            "VirtualMachineInstancetype",
-            "VirtualMachineClusterInstancetype",
-            "VirtualMachinePreference",
-            "VirtualMachineClusterPreference",
-        )
-    ),
-}
+# The payload kinds KubeVirt's scheme registers, by API version.
+KNOWN_PAYLOADS = {INSTANCETYPE_API_VERSION: CATALOG_KINDS}
 
 
 def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:

@@ -1,20 +1,30 @@
 """virt-controller's VirtualMachineInstance construction when it starts a VM.
 
 ``setupVMIFromVM`` and ``startVMI`` in pkg/virt-controller/watch/vm/vm.go: metadata and spec come from
-the template, the VM owns the VMI, the VM generation and the controller finalizer are recorded. The
-instance type steps in between (auto-attach preferences, the appliers) live in :mod:`.render`.
+the template, the VM owns the VMI, the VM generation and the controller finalizer are recorded. Then the
+instance type steps: the preference's auto-attach devices, default disks, the input device and pod network,
+the name annotations and the instancetype and preference applied with conflict base path ``spec``.
+A failed lookup stops the sync before any VMI exists.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .firmware import set_stable_firmware_uuid
-from .util import clone_json
+from ..api.golang import clone_json
+from ..api.matchers import MATCHERS
+from ..api.names import CORE_API_VERSION, VIRTUAL_MACHINE, VIRTUAL_MACHINE_INSTANCE
+from ..errors import KubeVirtError
+from ..expand.apply import apply_spec
+from ..expand.defaults import default_pod_network, default_volume_disks
+from ..expand.devices import autoattach
+from ..vmi.firmware import set_stable_firmware_uuid
+from .lookup import Context
+from .vm_validating_webhook import conflict_field
 
 Spec = dict[str, Any]
-
-API_VERSION = "kubevirt.io/v1"
+STAGE = "controller"
+ROOT = ("spec", "template")  # where the VMI's spec comes from in the VM
 CONTROLLER_FINALIZER = "kubevirt.io/virtualMachineControllerFinalize"
 GENERATION_ANNOTATION = "kubevirt.io/vm-generation"
 MIGRATION_TARGET_ANNOTATION = "kubevirt.io/create-migration-target"
@@ -44,15 +54,15 @@ def vmi_from_vm(vm: Spec, namespace: str) -> Spec:
     if vm_spec.get("runStrategy") == "WaitAsReceiver":
         annotations[MIGRATION_TARGET_ANNOTATION] = "true"
     meta["finalizers"] = [*(meta.get("finalizers") or []), CONTROLLER_FINALIZER]
-    return {"kind": "VirtualMachineInstance", "apiVersion": API_VERSION, "metadata": meta, "spec": spec}
+    return {"kind": VIRTUAL_MACHINE_INSTANCE, "apiVersion": CORE_API_VERSION, "metadata": meta, "spec": spec}
 
 
 def owner_reference(vm: Spec) -> Spec:
     """The controller reference a VMI carries to its VM (an unset uid prints as ``""``)."""
     meta = vm.get("metadata") or {}
     return {
-        "apiVersion": API_VERSION,
-        "kind": "VirtualMachine",
+        "apiVersion": CORE_API_VERSION,
+        "kind": VIRTUAL_MACHINE,
         "name": meta.get("name"),
         "uid": meta.get("uid") or "",
         "controller": True,
@@ -89,17 +99,34 @@ def set_name_annotations(vm: Spec, meta: Spec) -> None:
     annotations = meta.get("annotations")
     if not isinstance(annotations, dict):
         annotations = meta["annotations"] = {}
-    for field, word in (("instancetype", "instancetype"), ("preference", "preference")):
-        matcher = spec.get(field)
-        if not isinstance(matcher, dict):
+    for matcher in MATCHERS:
+        m = spec.get(matcher.field)
+        if not isinstance(m, dict):
             continue
-        kind = go_lower(str(matcher.get("kind") or ""))
-        if kind in (f"virtualmachine{word}", f"virtualmachine{word}s"):
-            annotations[f"kubevirt.io/{word}-name"] = matcher.get("name")
-        elif kind in ("", f"virtualmachinecluster{word}", f"virtualmachinecluster{word}s"):
-            annotations[f"kubevirt.io/cluster-{word}-name"] = matcher.get("name")
+        kind = matcher.resolve(str(m.get("kind") or ""))
+        if kind == matcher.namespaced:
+            annotations[f"kubevirt.io/{matcher.field}-name"] = m.get("name")
+        elif kind == matcher.cluster:
+            annotations[f"kubevirt.io/cluster-{matcher.field}-name"] = m.get("name")
 
 
-def go_lower(text: str) -> str:
-    """Go's ``strings.ToLower``: the simple per-character mapping (``İ`` -> ``i``, not ``i̇``)."""
-    return "".join(ch.lower() if len(ch.lower()) == 1 else ch.lower()[0] for ch in text)
+def start(vm: Spec, ctx: Context) -> Spec:
+    """The VMI virt-controller creates for ``vm`` (as the webhooks stored it)."""
+    matched = ctx.matched
+    matched.require(STAGE)
+    vmi = vmi_from_vm(vm, ctx.namespace)
+    spec, meta = vmi["spec"], vmi["metadata"]
+    if matched.preference is not None:
+        autoattach(matched.preference.spec, spec)  # before the input device and pod network are added
+    default_volume_disks(spec)
+    attach_input_device(spec)
+    problem = default_pod_network(ctx.config, spec)
+    if problem is not None:
+        raise KubeVirtError(problem, STAGE, field=(*ROOT, "spec", "domain", "devices", "interfaces"))
+    if matched.anything:
+        set_name_annotations(vm, meta)
+        conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta)
+        if conflicts:
+            message = f"VMI conflicts with instancetype spec in fields: [{', '.join(conflicts)}]"
+            raise KubeVirtError(message, STAGE, tuple(conflicts), conflict_field(conflicts[0], ROOT))
+    return vmi

@@ -1,8 +1,8 @@
 """``inferFromVolume``: replacing a matcher with the defaults labelled on the VM's boot volume.
 
-pkg/instancetype/infer/{handler,volume,errors}.go; runs in the VM mutating webhook, never in expand.
-Errors marked ignorable clear the whole matcher when the policy is ``Ignore``; API lookups that find
-nothing are never ignorable.
+pkg/instancetype/infer/{handler,volume,errors}.go; part of the VM mutating webhook, never of expand, so
+its errors carry the ``mutate`` stage and the matcher's field. Errors marked ignorable clear the whole
+matcher when the policy is ``Ignore``; API lookups that find nothing are never ignorable.
 """
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.matchers import MatcherKind
+from ..api.names import INFER_LABEL_PREFIX, not_found
+from ..catalog.find import Lookup
 from ..errors import KubeVirtError
-from .find import Lookup
-from .kinds import MatcherKind, not_found
 
 Spec = dict[str, Any]
-LABEL_PREFIX = "instancetype.kubevirt.io/default-"
+STAGE = "mutate"
 
 
 class Ignorable(KubeVirtError):
@@ -26,6 +27,7 @@ class Ignorable(KubeVirtError):
 class _Labels:
     name: str
     kind: str
+    field: tuple[str, str]  # the matcher's field, where errors point
 
 
 def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> None:
@@ -35,7 +37,8 @@ def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup
     if not isinstance(m, dict) or not m.get("inferFromVolume"):
         return
     ignore = m.get("inferFromVolumeFailurePolicy") == "Ignore"
-    labels = _Labels(f"{LABEL_PREFIX}{matcher.field}", f"{LABEL_PREFIX}{matcher.field}-kind")
+    prefix = f"{INFER_LABEL_PREFIX}{matcher.field}"
+    labels = _Labels(prefix, f"{prefix}-kind", matcher.path)
     try:
         name, kind = _Resolver(vm, namespace, lookup, labels).from_volume(m["inferFromVolume"])
     except Ignorable:
@@ -58,27 +61,33 @@ class _Resolver:
     lookup: Lookup
     labels: _Labels
 
+    def refusal(self, message: str) -> KubeVirtError:
+        return KubeVirtError(message, STAGE, field=self.labels.field)
+
+    def ignorable(self, message: str) -> Ignorable:
+        return Ignorable(message, STAGE, field=self.labels.field)
+
     def from_volume(self, volume_name: str) -> tuple[str, str]:
         volumes = ((self.vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("volumes") or []
         volume = next((v for v in volumes if v.get("name") == volume_name), None)
         if volume is None:
-            raise KubeVirtError(f"unable to find volume {volume_name} to infer defaults")
+            raise self.refusal(f"unable to find volume {volume_name} to infer defaults")
         if volume.get("persistentVolumeClaim") is not None:
             return self.from_pvc(volume["persistentVolumeClaim"].get("claimName") or "", self.namespace)
         if volume.get("dataVolume") is not None:
             return self.from_datavolume(volume["dataVolume"].get("name") or "")
-        raise Ignorable(f"unable to infer defaults from volume {volume_name} as type is not supported")
+        raise self.ignorable(f"unable to infer defaults from volume {volume_name} as type is not supported")
 
     def from_labels(self, obj: Spec) -> tuple[str, str]:
         labels = (obj.get("metadata") or {}).get("labels") or {}
         if self.labels.name not in labels:
-            raise Ignorable(f"unable to find required {self.labels.name} label on the volume")
+            raise self.ignorable(f"unable to find required {self.labels.name} label on the volume")
         return labels[self.labels.name], labels.get(self.labels.kind, "")
 
     def get(self, kind: str, namespace: str, name: str) -> Spec:
         obj = self.lookup.get(kind, namespace, name)
         if obj is None:
-            raise KubeVirtError(not_found(kind, name))
+            raise self.refusal(not_found(kind, name))
         return obj
 
     def from_pvc(self, name: str, namespace: str) -> tuple[str, str]:
@@ -109,12 +118,12 @@ class _Resolver:
         ref = spec.get("sourceRef")
         if ref is not None:
             if ref.get("kind") != "DataSource":
-                raise Ignorable(
+                raise self.ignorable(
                     f"unable to infer defaults from DataVolumeSourceRef as Kind {ref.get('kind', '')} is not supported"
                 )
             namespace = ref["namespace"] if ref.get("namespace") is not None else self.namespace
             return self.from_datasource(ref.get("name") or "", namespace)
-        raise Ignorable("unable to infer defaults from DataVolumeSpec as DataVolumeSource is not supported")
+        raise self.ignorable("unable to infer defaults from DataVolumeSpec as DataVolumeSource is not supported")
 
     def from_datasource(self, name: str, namespace: str) -> tuple[str, str]:
         ds = self.get("DataSource", namespace, name)
@@ -128,7 +137,7 @@ class _Resolver:
         if source.get("snapshot") is not None:
             snap = source["snapshot"]
             return self.from_snapshot(snap.get("name") or "", snap.get("namespace") or "")
-        raise Ignorable(
+        raise self.ignorable(
             "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or "
             "DataVolumeSourceSnapshot"
         )

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from kubectl_instancetype.api.matchers import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
 from kubectl_instancetype.catalog.index import Catalog
 from kubectl_instancetype.errors import KubeVirtError
-from kubectl_instancetype.expand.infer import infer_matcher
-from kubectl_instancetype.expand.kinds import INSTANCETYPE_MATCHER, PREFERENCE_MATCHER, MatcherKind
+from kubectl_instancetype.pipeline.infer import infer_matcher
 
 Spec = dict[str, Any]
 NS = "default"

@@ -9,30 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..config import ClusterConfig
+from ..api.golang import child
 from ..errors import KubeVirtError
 from ..expand.defaults import cluster_defaults
-from .arch import set_arch_defaults, set_arch_features
-from .hotplug import setup_hotplug
-from .objdefaults import set_hyperv_dependencies, set_object_defaults
-from .status import initial_status
-from .util import child
-from .vm_webhook import PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION
+from ..vmi.arch import set_arch_defaults, set_arch_features
+from ..vmi.hotplug import setup_hotplug
+from ..vmi.objdefaults import set_hyperv_dependencies, set_object_defaults
+from ..vmi.status import initial_status
+from .lookup import Context
+from .vm_mutating_webhook import PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION
 
 Spec = dict[str, Any]
+STAGE = "vmi-mutate"
 
 VMI_FINALIZER = "kubevirt.io/foregroundDeleteVirtualMachine"
 QGS_SOCKET_ANNOTATION = "kubevirt.io/qgs-socket-path"
 QGS_SOCKET_PATH = "/var/run/tdx-qgs/qgs.socket"  # TDX quote generation service, for attestation
 
 
-def vmi_webhook(vmi: Spec, cfg: ClusterConfig) -> None:
-    """Apply the webhook's defaults to ``vmi`` in place, in KubeVirt's order."""
+def mutate(vmi: Spec, ctx: Context) -> Spec:
+    """``vmi`` with the webhook's defaults, in KubeVirt's order (edited in place)."""
+    cfg = ctx.config
     spec = child(vmi, "spec")
-    try:
-        cluster_defaults(cfg, spec)
-    except KubeVirtError as exc:
-        raise KubeVirtError(exc.message, stage="controller") from None
+    problem = cluster_defaults(cfg, spec)
+    if problem is not None:  # virt-controller has added the pod network already: not met in practice
+        raise KubeVirtError(problem, STAGE, field=("spec", "template", "spec", "domain", "devices", "interfaces"))
     set_arch_features(spec)
     set_object_defaults(spec, cfg.default_architecture)
     set_hyperv_dependencies(spec)
@@ -47,3 +48,4 @@ def vmi_webhook(vmi: Spec, cfg: ClusterConfig) -> None:
         annotations[QGS_SOCKET_ANNOTATION] = QGS_SOCKET_PATH
     meta["finalizers"] = [*(meta.get("finalizers") or []), VMI_FINALIZER]
     vmi["status"] = status
+    return vmi

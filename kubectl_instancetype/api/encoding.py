@@ -10,6 +10,20 @@ from ..quantity import canonical
 
 Spec = dict[str, Any]
 
+# ObjectMeta's fields in Go's declaration order, as encoding/json prints them.
+_META_ORDER = (
+    "name",
+    "generateName",
+    "namespace",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "labels",
+    "annotations",
+    "ownerReferences",
+    "finalizers",
+)
+
 
 def _canonical_map(mapping: Any) -> None:
     if isinstance(mapping, dict):
@@ -111,3 +125,17 @@ def encode_vm(vm: Spec) -> None:
             if isinstance(resources, dict):
                 _canonical_map(resources.get("requests"))
                 _canonical_map(resources.get("limits"))
+
+
+def encode_vmi(vmi: Spec) -> Spec:
+    """``vmi`` as KubeVirt prints it: canonical Quantities, metadata keys in ObjectMeta order."""
+    encode_vmi_spec(vmi["spec"])
+    memory = (vmi.get("status") or {}).get("memory")
+    if isinstance(memory, dict):
+        for key, value in memory.items():
+            memory[key] = canonical(value)
+    meta = vmi["metadata"]
+    ordered = {key: meta[key] for key in _META_ORDER if meta.get(key) not in (None, {}, [])}
+    ordered.update((k, v) for k, v in meta.items() if k not in _META_ORDER)
+    vmi["metadata"] = ordered
+    return {key: vmi[key] for key in ("kind", "apiVersion", "metadata", "spec", "status") if key in vmi}

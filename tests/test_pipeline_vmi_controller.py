@@ -1,4 +1,4 @@
-"""The VM webhook defaults, the stable firmware UUID and virt-controller's VMI construction."""
+"""The VM mutating webhook's create defaults, the stable firmware UUID and virt-controller's VMI construction."""
 
 from __future__ import annotations
 
@@ -6,10 +6,21 @@ from typing import Any
 
 import pytest
 
+from kubectl_instancetype.api.golang import clone_json, go_lower
+from kubectl_instancetype.catalog.find import Found
+from kubectl_instancetype.catalog.index import Catalog
 from kubectl_instancetype.config import ClusterConfig, load_config
-from kubectl_instancetype.vmi.build import attach_input_device, go_lower, set_name_annotations, vmi_from_vm
+from kubectl_instancetype.pipeline.lookup import Context, Matched
+from kubectl_instancetype.pipeline.vm_mutating_webhook import create_defaults, preferred_defaults
+from kubectl_instancetype.pipeline.vmi_controller import attach_input_device, set_name_annotations, vmi_from_vm
 from kubectl_instancetype.vmi.firmware import stable_firmware_uuid
-from kubectl_instancetype.vmi.vm_webhook import vm_webhook_defaults
+
+
+def vm_webhook_defaults(source: dict[str, Any], cfg: ClusterConfig, preference: Any) -> dict[str, Any]:
+    """The complete VM mutating webhook on a copy of ``source``, with ``preference`` as found."""
+    found = Found(preference, "VirtualMachineClusterPreference", "p") if preference is not None else None
+    ctx = Context("default", Catalog(), cfg, Matched(preference=found))
+    return create_defaults(preferred_defaults(clone_json(source), ctx), ctx)
 
 
 def vm(**spec: Any) -> dict[str, Any]:

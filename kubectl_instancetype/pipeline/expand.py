@@ -1,0 +1,59 @@
+"""KubeVirt's ``Expand`` (pkg/instancetype/expand/expand.go), what ``virtctl expand`` prints: the VM with
+its instancetype and preference applied, cluster defaults set and the matchers removed.
+
+A VM with neither matcher comes back unchanged: no defaults at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.golang import child
+from ..errors import KubeVirtError
+from ..expand.apply import apply_spec
+from ..expand.defaults import cluster_defaults, default_pod_network, default_volume_disks
+from .lookup import Context
+from .vm_validating_webhook import BASE, INTERFACES, conflict_field
+
+Spec = dict[str, Any]
+STAGE = "expand"
+
+
+def has_matchers(vm: Spec) -> bool:
+    spec = vm.get("spec") or {}
+    return spec.get("instancetype") is not None or spec.get("preference") is not None
+
+
+def conflicts_message(paths: list[str]) -> str:
+    """The combined message of expand and the REST endpoint (``Conflicts.Error()``)."""
+    return f"VM field(s) {', '.join(paths)} conflicts with selected instance type"
+
+
+def expand(vm: Spec, ctx: Context) -> Spec:
+    """``vm`` (the pipeline's own copy) expanded in place, or KubeVirt's error of stage ``expand``."""
+    if not has_matchers(vm):
+        return vm
+    ctx.matched.require(STAGE)
+    template = child(child(vm, "spec"), "template")
+    spec, meta = child(template, "spec"), child(template, "metadata")
+    default_volume_disks(spec)
+    problem = default_pod_network(ctx.config, spec)
+    if problem is not None:
+        raise KubeVirtError(problem, STAGE, field=INTERFACES)
+    conflicts = apply_spec(BASE, ctx.matched.instancetype_spec, ctx.matched.preference_spec, spec, meta)
+    if conflicts:
+        field = conflict_field(conflicts[0])
+        raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
+    cluster_defaults(ctx.config, spec)  # the pod network is settled above: nothing left to refuse
+    strip_matchers(vm)
+    return vm
+
+
+def strip_matchers(vm: Spec) -> None:
+    """Remove the matchers and the status references to the revisions they were resolved through."""
+    vm["spec"].pop("instancetype", None)
+    vm["spec"].pop("preference", None)
+    status = vm.get("status")
+    if isinstance(status, dict):
+        status.pop("instancetypeRef", None)
+        status.pop("preferenceRef", None)

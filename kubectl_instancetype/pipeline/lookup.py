@@ -1,0 +1,79 @@
+"""One lookup of the instancetype and preference a VirtualMachine's matchers select, shared by every stage.
+
+KubeVirt's webhooks only log a failed lookup and go on as if the matcher were absent; the stages that need
+the objects (expand, virt-controller) fail with the lookup's error. Both read the same :class:`Matched`,
+made once after the mutating webhook has settled the matchers (``inferFromVolume`` decides what to look up).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..api.matchers import MATCHERS
+from ..catalog.find import Found, Lookup, find_spec
+from ..config import ClusterConfig
+from ..errors import KubeVirtError
+
+Spec = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A matcher whose object could not be found: KubeVirt's message and the matcher's field."""
+
+    message: str
+    field: tuple[str, ...]
+
+    def error(self, stage: str) -> KubeVirtError:
+        return KubeVirtError(self.message, stage, field=self.field)
+
+
+@dataclass(frozen=True)
+class Matched:
+    """The specs the two matchers select (None without a matcher or when its lookup failed)."""
+
+    instancetype: Found | None = None
+    preference: Found | None = None
+    failures: tuple[Failure, ...] = ()
+
+    @property
+    def instancetype_spec(self) -> Spec | None:
+        return self.instancetype.spec if self.instancetype else None
+
+    @property
+    def preference_spec(self) -> Spec | None:
+        return self.preference.spec if self.preference else None
+
+    @property
+    def anything(self) -> bool:
+        """Whether a stage has an instancetype or preference to apply."""
+        return self.instancetype is not None or self.preference is not None
+
+    def require(self, stage: str) -> None:
+        """Raise the first lookup failure (the instance type's first), as ``stage`` reports it."""
+        if self.failures:
+            raise self.failures[0].error(stage)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every stage may read besides the object it transforms."""
+
+    namespace: str
+    catalog: Lookup
+    config: ClusterConfig
+    matched: Matched
+
+
+def lookup(vm: Spec, namespace: str, catalog: Lookup) -> Matched:
+    """Find both matchers' specs, recording failures instead of raising them."""
+    found: list[Found | None] = []
+    failures: list[Failure] = []
+    for matcher in MATCHERS:
+        try:
+            found.append(find_spec(matcher, vm, namespace, catalog))
+        except KubeVirtError as exc:
+            found.append(None)
+            failures.append(Failure(exc.message, matcher.path))
+    return Matched(found[0], found[1], tuple(failures))

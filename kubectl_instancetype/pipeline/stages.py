@@ -1,0 +1,56 @@
+"""The two runs of KubeVirt's stages: VM mode (``virtctl expand`` of a created VM) and VMI mode (the VMI a
+cluster starts for it), over one lookup of the instancetype and preference.
+
+Both begin with the VM mutating webhook settling the matchers (``inferFromVolume`` decides what to look
+up); the lookup follows, then each stage takes the object the previous one returned. The pipeline works on
+its own copy: the caller's VM is never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..api.encoding import encode_vmi
+from ..catalog.find import Lookup
+from ..config import ClusterConfig
+from . import expand, vm_mutating_webhook, vm_validating_webhook, vmi_controller, vmi_mutating_webhook
+from .lookup import Context, lookup
+
+Spec = dict[str, Any]
+Stage = Callable[[Spec, Context], Spec]
+
+VM_MODE: tuple[Stage, ...] = (
+    vm_mutating_webhook.preferred_defaults,
+    vm_validating_webhook.admit,
+    expand.expand,
+)
+VMI_MODE: tuple[Stage, ...] = (
+    vm_mutating_webhook.preferred_defaults,
+    vm_mutating_webhook.create_defaults,
+    vm_validating_webhook.admit,
+    vmi_controller.start,
+    vmi_mutating_webhook.mutate,
+)
+
+
+def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
+    """``vm`` through the matcher mutation, the lookup and ``stages``; KubeVirtError when one refuses."""
+    out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog)
+    ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog))
+    for stage in stages:
+        out = stage(out, ctx)
+    return out
+
+
+def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
+    """The VM as ``virtctl expand`` shows it once created; KubeVirtError when KubeVirt would refuse it."""
+    if not expand.has_matchers(vm):
+        return vm
+    return run(VM_MODE, vm, namespace, catalog, cfg)
+
+
+def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
+    """The VMI virt-controller would create for ``vm`` once created and started on a cluster."""
+    namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
+    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg))

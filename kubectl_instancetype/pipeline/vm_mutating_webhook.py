@@ -1,0 +1,108 @@
+"""KubeVirt's VM mutating webhook on create (pkg/virt-api/webhooks/mutating-webhook/mutators/vm-mutator.go
+with pkg/instancetype/webhooks/vm/mutator.go).
+
+It first settles the matchers: each is validated (the preference only when the instance type one is fine)
+and ``inferFromVolume`` is resolved (:mod:`.infer`). Then, with the preference found quietly (a failed
+lookup is only logged), :func:`preferred_defaults` writes ``preferredArchitecture``, ``preferredMachineType``
+and ``preferredStorageClassName``. :func:`create_defaults` is the rest of the complete webhook, which VMI mode
+runs: the cluster kinds of bare matchers, the cluster's architecture and machine type, the firmware identity
+and the ``kubevirt.io/pci-topology-version`` template annotation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.golang import child, clone_json
+from ..api.matchers import MATCHERS, MatcherKind
+from ..catalog.find import Lookup
+from ..errors import KubeVirtError
+from ..vmi.firmware import set_stable_firmware_uuid
+from .infer import infer_matcher
+from .lookup import Context
+
+Spec = dict[str, Any]
+STAGE = "mutate"
+
+PCI_TOPOLOGY_ANNOTATION = "kubevirt.io/pci-topology-version"
+PCI_TOPOLOGY_VERSION = "v3"  # what the webhook writes when the annotation is absent
+
+
+def matcher_problems(matcher: MatcherKind, vm: Spec) -> list[str]:
+    """KubeVirt's causes against one matcher, in its order."""
+    m = (vm.get("spec") or {}).get(matcher.field)
+    if m is None:
+        return []
+    name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
+    problems = []
+    if not name and not infer:
+        problems.append(f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}")
+    if infer and name:
+        problems.append("Name already set, should be cleared before setting inferFromVolume")
+    if infer and m.get("kind"):
+        problems.append("Kind already set, should be cleared before setting inferFromVolume")
+    policy = m.get("inferFromVolumeFailurePolicy")
+    if policy is not None and policy not in ("Ignore", "Reject"):
+        problems.append(f"Invalid value '{policy}' for InferFromVolumeFailurePolicy")
+    return problems
+
+
+def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
+    """A copy of ``vm`` with its matchers validated and ``inferFromVolume`` resolved."""
+    for matcher in MATCHERS:
+        problems = matcher_problems(matcher, vm)
+        if problems:  # the preference matcher is only checked when the instance type one is fine
+            raise KubeVirtError(", ".join(problems), STAGE, field=matcher.path)
+    out = clone_json(vm)
+    for matcher in MATCHERS:
+        infer_matcher(matcher, out, namespace, lookup)
+    return out
+
+
+def preferred_defaults(vm: Spec, ctx: Context) -> Spec:
+    """What the webhook writes from the preference: architecture, machine type, storage class."""
+    pref = ctx.matched.preference_spec
+    if pref is None:
+        return vm
+    spec = child(child(child(vm, "spec"), "template"), "spec")
+    if pref.get("preferredArchitecture") and not spec.get("architecture"):
+        spec["architecture"] = pref["preferredArchitecture"]
+    machine_type = (pref.get("machine") or {}).get("preferredMachineType")
+    if machine_type:
+        machine = child(child(spec, "domain"), "machine")
+        if not machine.get("type"):
+            machine["type"] = machine_type
+    storage_class = (pref.get("volumes") or {}).get("preferredStorageClassName")
+    if storage_class:
+        for dvt in vm["spec"].get("dataVolumeTemplates") or []:
+            for key in ("pvc", "storage"):
+                claim = (dvt.get("spec") or {}).get(key)
+                if isinstance(claim, dict) and claim.get("storageClassName") is None:
+                    claim["storageClassName"] = storage_class
+    return vm
+
+
+def create_defaults(vm: Spec, ctx: Context) -> Spec:
+    """The rest of the complete webhook on create, after :func:`preferred_defaults`.
+
+    KubeVirt draws a random firmware UUID and serial; this writes the stable, name-derived UUID
+    instead (see :mod:`..vmi.firmware`) and no serial.
+    """
+    spec = child(vm, "spec")
+    for matcher in MATCHERS:
+        m = spec.get(matcher.field)
+        if isinstance(m, dict) and not m.get("kind"):
+            m["kind"] = matcher.cluster.lower()
+    template = spec.get("template")
+    if not isinstance(template, dict):
+        return vm  # the validating webhook rejects a VM without template
+    tspec = child(template, "spec")
+    if not tspec.get("architecture"):
+        tspec["architecture"] = ctx.config.default_architecture
+    machine = child(child(tspec, "domain"), "machine")
+    if not machine.get("type"):
+        machine["type"] = ctx.config.machine_type_for(str(tspec.get("architecture") or ""))
+    set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""))
+    if tspec.get("architecture") != "s390x":  # no PCI Express root ports to reserve
+        child(child(template, "metadata"), "annotations").setdefault(PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION)
+    return vm

@@ -1,0 +1,67 @@
+"""KubeVirt's VM validating webhook, the instance type checks (pkg/instancetype/webhooks/vm/admitter.go and
+pkg/virt-api/webhooks/validating-webhook/admitters/vms-admitter.go).
+
+With both lookups successful (a failed one is only logged and skips the checks) it checks, in order: the
+spread divisibility (pkg/instancetype/preference/validation/cpu.go), the conflicts of applying the instance
+type and preference to a copy of the template, then the cluster defaults on that copy and the preference
+requirements (pkg/instancetype/preference/requirements). The VM itself is not changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.golang import clone_json
+from ..errors import KubeVirtError
+from ..expand.apply import apply_spec
+from ..expand.defaults import cluster_defaults, default_pod_network, default_volume_disks
+from ..expand.requirements import check_requirements, check_spread
+from .lookup import Context
+
+Spec = dict[str, Any]
+STAGE = "admit"
+BASE = "spec.template.spec"  # KubeVirt's conflict paths start at the VM's template spec
+INTERFACES = ("spec", "template", "spec", "domain", "devices", "interfaces")
+
+
+def conflict_field(path: str, root: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The VM field a conflict path names; ``root`` is where the object the path starts from sits in the VM
+    (a VMI's ``spec`` is the VM's ``spec.template``). ``annotations.<key>`` paths have no base in KubeVirt."""
+    if path.startswith("annotations."):
+        return ("spec", "template", "metadata", "annotations", path[len("annotations."):])
+    return (*root, *path.split("."))
+
+
+def conflicts_message(paths: list[str]) -> str:
+    """What the webhook answers: one cause per path, joined (the first ten, then a count)."""
+    causes = [f"VM field(s) {path} conflicts with selected instance type" for path in paths]
+    text = ", ".join(causes[:10])
+    if len(causes) > 10:
+        text += f", and {len(causes) - 10} more validation errors"
+    return text
+
+
+def admit(vm: Spec, ctx: Context) -> Spec:
+    """``vm`` unchanged, or KubeVirt's rejection as a KubeVirtError of stage ``admit``."""
+    matched = ctx.matched
+    if matched.failures or not matched.anything:
+        return vm
+    it, pref = matched.instancetype_spec, matched.preference_spec
+    spread = check_spread(it, pref)
+    if spread:
+        raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
+    template = (vm.get("spec") or {}).get("template") or {}
+    spec, meta = clone_json(template.get("spec") or {}), clone_json(template.get("metadata") or {})
+    default_volume_disks(spec)
+    network = default_pod_network(ctx.config, spec)  # reported after the conflicts
+    conflicts = apply_spec(BASE, it, pref, spec, meta)
+    if conflicts:
+        field = conflict_field(conflicts[0])
+        raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
+    if network is not None:
+        raise KubeVirtError(network, STAGE, field=INTERFACES)
+    cluster_defaults(ctx.config, spec)
+    problem = check_requirements(it, pref, spec)
+    if problem:
+        raise KubeVirtError(f"failure checking preference requirements: {problem}", STAGE, field=("spec", "preference"))
+    return vm

@@ -1,0 +1,66 @@
+"""The VM-mode and VMI-mode runs of the stages: which stage refuses a VM, and which VM field it points at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_instancetype.catalog.index import Catalog
+from kubectl_instancetype.config import DEFAULT_CONFIG
+from kubectl_instancetype.errors import KubeVirtError
+from kubectl_instancetype.pipeline.stages import render_vm, render_vmi
+
+Spec = dict[str, Any]
+NS = "default"
+V1BETA1 = "instancetype.kubevirt.io/v1beta1"
+
+
+def catalog() -> Catalog:
+    lookup = Catalog(default_namespace=NS)
+    lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterInstancetype", "metadata": {"name": "it"},
+                "spec": {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}}})
+    lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterPreference", "metadata": {"name": "p"},
+                "spec": {"requirements": {"cpu": {"guest": 4}}}})
+    lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterPreference", "metadata": {"name": "ok"},
+                "spec": {}})
+    return lookup
+
+
+def vm(it: Spec | None, pref: Spec | None, template: Spec | None = None) -> Spec:
+    spec: Spec = {"template": {"spec": template or {"domain": {}}}}
+    if it is not None:
+        spec["instancetype"] = it
+    if pref is not None:
+        spec["preference"] = pref
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm"}, "spec": spec}
+
+
+SOCKETS = ("spec", "template", "spec", "domain", "cpu", "sockets")
+CASES = [
+    # (instancetype, preference, template, VM-mode stage, VMI-mode stage, field)
+    ({}, None, None, "mutate", "mutate", ("spec", "instancetype")),
+    ({"name": "it"}, {"name": "ok", "inferFromVolume": "v"}, None, "mutate", "mutate", ("spec", "preference")),
+    ({"name": "missing"}, None, None, "expand", "controller", ("spec", "instancetype")),
+    ({"name": "it"}, {"name": "missing"}, None, "expand", "controller", ("spec", "preference")),
+    ({"name": "it"}, {"name": "p"}, None, "admit", "admit", ("spec", "preference")),
+    ({"name": "it"}, None, {"domain": {"cpu": {"sockets": 2}}}, "admit", "admit", (*SOCKETS,)),
+]
+
+
+@pytest.mark.parametrize(("it", "pref", "template", "vm_stage", "vmi_stage", "field"), CASES)
+def test_refusals_carry_stage_and_field(
+    it: Spec | None, pref: Spec | None, template: Spec | None, vm_stage: str, vmi_stage: str, field: tuple[str, ...]
+) -> None:
+    for render, stage in ((render_vm, vm_stage), (render_vmi, vmi_stage)):
+        with pytest.raises(KubeVirtError) as caught:
+            render(vm(it, pref, template), NS, catalog(), DEFAULT_CONFIG)
+        assert (caught.value.stage, caught.value.field) == (stage, field)
+
+
+def test_the_callers_vm_is_never_changed() -> None:
+    source = vm({"name": "it"}, {"name": "ok"})
+    before = repr(source)
+    assert "instancetype" not in render_vm(source, NS, catalog(), DEFAULT_CONFIG)["spec"]
+    assert render_vmi(source, NS, catalog(), DEFAULT_CONFIG)["kind"] == "VirtualMachineInstance"
+    assert repr(source) == before
