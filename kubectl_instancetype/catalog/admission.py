@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import INSTANCETYPE_KINDS
-from ..expand.spread import (
+from .spread import (
     CORES_THREADS,
     SOCKETS_CORES,
     SOCKETS_CORES_THREADS,

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.golang import child, clone_json, is_set, nonzero
+from ..catalog.spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 from ..quantity import from_json, overcommit_request
-from .spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 
 Spec = dict[str, Any]
 Applier = Callable[[str, Spec, "Spec | None", Spec, Spec], list[str]]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog.spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 from ..quantity import from_json, parse_quantity
-from .spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 
 Spec = dict[str, Any]
 

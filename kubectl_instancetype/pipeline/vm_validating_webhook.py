@@ -60,6 +60,8 @@ def admit(vm: Spec, ctx: Context) -> Spec:
         raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
     if network is not None:
         raise KubeVirtError(network, STAGE, field=INTERFACES)
+    if (pref or {}).get("requirements") is None:
+        return vm  # the defaults below only matter to the requirements
     cluster_defaults(ctx.config, spec)
     problem = check_requirements(it, pref, spec)
     if problem:
