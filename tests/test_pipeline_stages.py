@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from kubectl_instancetype.catalog.index import Catalog
-from kubectl_instancetype.config import DEFAULT_CONFIG
+from kubectl_instancetype.config import DEFAULT_CONFIG, ClusterConfig
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.pipeline.stages import render_vm, render_vmi
 
@@ -64,3 +64,13 @@ def test_the_callers_vm_is_never_changed() -> None:
     assert "instancetype" not in render_vm(source, NS, catalog(), DEFAULT_CONFIG)["spec"]
     assert render_vmi(source, NS, catalog(), DEFAULT_CONFIG)["kind"] == "VirtualMachineInstance"
     assert repr(source) == before
+
+
+def test_a_refused_pod_network_points_at_the_interfaces() -> None:
+    cfg = ClusterConfig(permit_bridge_on_pod_network=False)
+    for render in (render_vm, render_vmi):
+        with pytest.raises(KubeVirtError) as caught:
+            render(vm({"name": "it"}, None), NS, catalog(), cfg)
+        assert caught.value.stage == "admit"
+        assert caught.value.message == "bridge interface is not enabled in kubevirt-config"
+        assert caught.value.field == ("spec", "template", "spec", "domain", "devices", "interfaces")

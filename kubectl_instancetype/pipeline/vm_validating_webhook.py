@@ -21,7 +21,7 @@ from .lookup import Context
 Spec = dict[str, Any]
 STAGE = "admit"
 BASE = "spec.template.spec"  # KubeVirt's conflict paths start at the VM's template spec
-INTERFACES = ("spec", "template", "spec", "domain", "devices", "interfaces")
+INTERFACES = ("spec", "template", "spec", "domain", "devices", "interfaces")  # where pod network refusals point
 
 
 def conflict_field(path: str, root: tuple[str, ...] = ()) -> tuple[str, ...]:

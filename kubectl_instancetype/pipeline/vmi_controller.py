@@ -20,7 +20,7 @@ from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
 from ..vmi.firmware import set_stable_firmware_uuid
 from .lookup import Context
-from .vm_validating_webhook import conflict_field
+from .vm_validating_webhook import INTERFACES, conflict_field
 
 Spec = dict[str, Any]
 STAGE = "controller"
@@ -122,7 +122,7 @@ def start(vm: Spec, ctx: Context) -> Spec:
     attach_input_device(spec)
     problem = default_pod_network(ctx.config, spec)
     if problem is not None:
-        raise KubeVirtError(problem, STAGE, field=(*ROOT, "spec", "domain", "devices", "interfaces"))
+        raise KubeVirtError(problem, STAGE, field=INTERFACES)
     if matched.anything:
         set_name_annotations(vm, meta)
         conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta)

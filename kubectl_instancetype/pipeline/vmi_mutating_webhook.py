@@ -18,6 +18,7 @@ from ..vmi.objdefaults import set_hyperv_dependencies, set_object_defaults
 from ..vmi.status import initial_status
 from .lookup import Context
 from .vm_mutating_webhook import PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION
+from .vm_validating_webhook import INTERFACES
 
 Spec = dict[str, Any]
 STAGE = "vmi-mutate"
@@ -33,7 +34,7 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     spec = child(vmi, "spec")
     problem = cluster_defaults(cfg, spec)
     if problem is not None:  # virt-controller has added the pod network already: not met in practice
-        raise KubeVirtError(problem, STAGE, field=("spec", "template", "spec", "domain", "devices", "interfaces"))
+        raise KubeVirtError(problem, STAGE, field=INTERFACES)
     set_arch_features(spec)
     set_object_defaults(spec, cfg.default_architecture)
     set_hyperv_dependencies(spec)
