@@ -1,0 +1,49 @@
+""".ci/: the CI script and the host-tools fetcher it runs before the tests."""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import shlex
+import subprocess
+import sys
+from types import ModuleType
+
+import hosts
+from conftest import ROOT
+
+HOST_TOOLS = ROOT / ".ci" / "host-tools"
+
+
+def host_tools_module() -> ModuleType:
+    loader = importlib.machinery.SourceFileLoader("host_tools", str(HOST_TOOLS))
+    spec = importlib.util.spec_from_loader("host_tools", loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["host_tools"] = module  # dataclasses look their module up
+    loader.exec_module(module)
+    return module
+
+
+def test_tests_look_where_host_tools_puts_them() -> None:
+    module = host_tools_module()
+    assert {layer.dirname for layer in module.LAYERS.values()} == set(hosts.LAYERS.values())
+    assert module.LAYERS["v32"].helm.startswith("v3.") and module.LAYERS["v35"].helm.startswith("v4.")
+    assert module.cache_dir() == hosts.cache_dir()
+
+
+def test_host_tools_prints_only_assignments_of_runnable_tools() -> None:
+    """Run as .ci/run runs it (from the cache when it is there: CI fetched it just before the tests)."""
+    if not all(os.access(hosts.cache_dir() / layer / "helm", os.X_OK) for layer in hosts.LAYERS.values()):
+        hosts.missing("the host-tools cache")
+    done = subprocess.run([sys.executable, str(HOST_TOOLS)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assigned = dict(shlex.split(line.removeprefix("export "))[0].split("=", 1) for line in done.stdout.splitlines())
+    assert set(assigned) == {"KIT_HELM3", "KIT_HELM4", "KIT_KUBECTLS", "KIT_HOST_BIN"}
+    assert hosts.helm_major(assigned["KIT_HELM3"]) == 3 and hosts.helm_major(assigned["KIT_HELM4"]) == 4
+    versions = [subprocess.run([path, "version", "--client"], capture_output=True, text=True, timeout=60).stdout
+                for path in assigned["KIT_KUBECTLS"].split(os.pathsep)]
+    assert ["v1.32." in versions[0], "v1.35." in versions[1]] == [True, True]
+    assert os.access(os.path.join(assigned["KIT_HOST_BIN"], "kubectl"), os.X_OK)
+
