@@ -1,26 +1,24 @@
-"""The shipped integrations under plugins/, run as their hosts run them: kubectl's kustomize, Argo CD.
+"""The shipped integrations under plugins/, run as their hosts run them: kubectl's kustomize here (Helm and
+Argo CD have their own test modules).
 
-Each test drives the shipped file itself (the kustomization, the exec plugin, plugin.yaml's generate
-command) with the installed ``kubectl-instancetype`` on PATH.
+Each test drives the shipped file itself (the kustomization, the exec plugin) with the installed
+``kubectl-instancetype`` on PATH.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hosts import PLUGINS, assert_expanded, by_kind, documents, env, kubectl, kubectl_ids, kubectls
 
 KUSTOMIZE = PLUGINS / "kustomize"
-ARGOCD = PLUGINS / "argocd"
 EXECUTABLES = ["kubectl-instancetype", "kubectl_complete-instancetype", "kustomize/kubectl-instancetype-krm",
                "kustomize/plugin/kubectl-instancetype/v1alpha1/render/Render",
-               "helm/kubectl-instancetype-post-renderer"]
+               "helm/kubectl-instancetype-post-renderer", "argocd/kubectl-instancetype-argocd"]
 KUBECTLS = pytest.mark.parametrize("kubectl_path", kubectls() or [None], ids=kubectl_ids() or ["kubectl"])
 
 
@@ -82,34 +80,3 @@ def test_kustomize_runs_the_krm_exec_function() -> None:
                           env=env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert_expanded(by_kind(documents(done.stdout))["VirtualMachine"], "3Gi", None)
-
-
-def argocd_plugin() -> dict[str, Any]:
-    (doc,) = documents((ARGOCD / "plugin.yaml").read_text())
-    assert (doc["apiVersion"], doc["kind"]) == ("argoproj.io/v1alpha1", "ConfigManagementPlugin")
-    return doc["spec"]
-
-
-def test_argocd_discovers_the_example_by_its_marker() -> None:
-    pattern = argocd_plugin()["discover"]["fileName"]
-    assert glob.glob(pattern, root_dir=ARGOCD / "example", include_hidden=True)
-    assert not glob.glob(pattern, root_dir=KUSTOMIZE / "vm", include_hidden=True)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("extra", "kind"), [("", "VirtualMachine"), ("--vmi", "VirtualMachineInstance")])
-def test_argocd_generate_prints_only_kubernetes_objects(extra: str, kind: str) -> None:
-    generate = argocd_plugin()["generate"]
-    done = subprocess.run([*generate["command"], *generate.get("args", [])], cwd=ARGOCD / "example",
-                          env=env(ARGOCD_APP_NAME="web", ARGOCD_APP_NAMESPACE="apps", ARGOCD_ENV_RENDER_ARGS=extra),
-                          capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stderr) == (0, "")
-    docs = documents(done.stdout)
-    for doc in docs:
-        assert isinstance(doc, dict) and doc.get("apiVersion") and doc.get("kind") and doc["metadata"].get("name")
-    objects = by_kind(docs)
-    assert set(objects) == {kind, "VirtualMachineInstancetype", "Service"}
-    if kind == "VirtualMachine":
-        assert_expanded(objects[kind], "2Gi", "apps")  # VMs land in the destination namespace
-    else:
-        assert objects[kind]["metadata"]["namespace"] == "apps"
