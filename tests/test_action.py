@@ -1,0 +1,283 @@
+"""action.yml, the GitHub Action: its inputs and steps, and the steps' script run as a runner runs them.
+
+The steps run `ci/github/action` with the environment a GitHub runner gives (GITHUB_*, RUNNER_TEMP, the
+inputs as KIT_*), in a real git repository, with the real CLI. The pull-request comment goes to a GitHub
+API stand-in on 127.0.0.1 that keeps comments as GitHub does (list, create, update).
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from hosts import PLUGINS, VENV_BIN, documents
+
+ACTION = ROOT / "action.yml"
+SCRIPT = ROOT / "ci" / "github" / "action"
+MARKER = "<!-- kubectl-instancetype diff -->"
+EXAMPLE = PLUGINS / "argocd" / "example"
+
+
+def action() -> dict[str, Any]:
+    (doc,) = documents(ACTION.read_text())
+    return doc
+
+
+def test_action_is_a_composite_action_whose_inputs_are_all_used() -> None:
+    doc = action()
+    assert doc["runs"]["using"] == "composite" and doc["name"] and doc["description"]
+    text = ACTION.read_text()
+    used = set(re.findall(r"\$\{\{[^}]*\binputs\.([a-z-]+)", text))
+    assert used == set(doc["inputs"])
+    for name, spec in doc["inputs"].items():
+        assert spec["description"] and isinstance(spec.get("default"), str), name
+
+
+def test_no_input_is_spliced_into_a_shell_script() -> None:
+    """Inputs reach the steps as environment variables only: `${{ }}` in `run:` would be script injection."""
+    subcommands = []
+    for step in action()["runs"]["steps"]:
+        if "run" in step:
+            assert "${{" not in step["run"] and step["shell"] == "bash"
+            found = re.fullmatch(r'"\$GITHUB_ACTION_PATH/ci/github/action" (\w+)', step["run"])
+            assert found, step["run"]
+            subcommands.append(found.group(1))
+    assert subcommands == ["install", "check", "comment"]
+    unknown = subprocess.run([str(SCRIPT), "--write"], capture_output=True, text=True, timeout=60)
+    assert unknown.returncode == 2 and "usage:" in unknown.stderr
+
+
+def test_comment_step_runs_on_pull_requests_only() -> None:
+    steps = {step.get("id"): step for step in action()["runs"]["steps"]}
+    assert "github.event_name == 'pull_request'" in steps["comment"]["if"]
+    assert steps["comment"]["env"]["KIT_BASE"] == "${{ github.event.pull_request.base.sha }}"
+    assert "if" not in steps["check"]  # the check always runs and decides the job
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True,
+                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"})
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository of VMs, as actions/checkout leaves it: the VM, its instancetype, one commit."""
+    where = tmp_path / "repo"
+    (where / "vms").mkdir(parents=True)
+    shutil.copy(EXAMPLE / "vm.yaml", where / "vms" / "web.yaml")
+    shutil.copy(EXAMPLE / "instancetype.yaml", where / "vms" / "instancetype.yaml")
+    git(where, "init", "-q", "-b", "main")
+    git(where, "add", ".")
+    git(where, "commit", "-qm", "base")
+    return where
+
+
+def runner_env(tmp_path: Path, **inputs: str) -> dict[str, str]:
+    """What a runner gives a composite step: GITHUB_*, RUNNER_TEMP, the step's env; the CLI on PATH."""
+    temp = tmp_path / "runner-temp"
+    temp.mkdir(exist_ok=True)
+    return {**os.environ, "PATH": os.pathsep.join([str(VENV_BIN), os.environ.get("PATH", "")]),
+            "GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_ACTION_PATH": str(ROOT), "RUNNER_TEMP": str(temp),
+            "GITHUB_REPOSITORY": "example/vms", "GITHUB_EVENT_NAME": "pull_request",
+            **{f"KIT_{name.upper()}": value for name, value in inputs.items()}}
+
+
+def step(subcommand: str, repo: Path, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), subcommand], cwd=repo, env=environment, capture_output=True, text=True,
+                          timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.slow
+def test_check_fails_until_the_files_are_rendered(repo: Path, tmp_path: Path) -> None:
+    environment = runner_env(tmp_path, paths="vms")
+    first = step("check", repo, environment)
+    assert first.returncode == 1 and "vms/web.yaml" in first.stdout + first.stderr
+    subprocess.run([str(VENV_BIN / "kubectl-instancetype"), "render", "--write", "-R", "vms"], cwd=repo, check=True)
+    again = step("check", repo, environment)
+    assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.slow
+def test_check_only_resolves_when_files_stay_unexpanded(repo: Path, tmp_path: Path) -> None:
+    done = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date="false"))
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
+
+
+@pytest.mark.slow
+def test_check_fails_the_job_on_a_refused_vm(repo: Path, tmp_path: Path) -> None:
+    vm = repo / "vms" / "web.yaml"
+    vm.write_text(vm.read_text().replace("name: fedora", "name: no-such-os"))
+    for up_to_date in ("true", "false"):
+        done = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date=up_to_date))
+        assert done.returncode == 1
+        assert 'virtualmachineclusterpreferences.instancetype.kubevirt.io "no-such-os" not found' in done.stderr
+
+
+@pytest.mark.slow
+def test_check_passes_each_input_as_its_option(repo: Path, tmp_path: Path) -> None:
+    (repo / "catalog").mkdir()
+    (repo / "vms" / "instancetype.yaml").rename(repo / "catalog" / "instancetype.yaml")
+    (repo / "kubevirt.yaml").write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kv\n"
+                                        "spec:\n  configuration: {}\n")
+    inputs = {"paths": "vms\n", "catalogs": "catalog/ ", "kubevirt_config": "kubevirt.yaml", "arch": "arm64",
+              "namespace": "team-a", "builtin_catalog": "true", "require_up_to_date": "true",
+              "output_dir": "rendered"}
+    assert step("check", repo, runner_env(tmp_path, **inputs)).returncode == 1  # rendered/ is not there yet
+    subprocess.run([str(VENV_BIN / "kubectl-instancetype"), "render", "-R", "vms", "--catalog", "catalog/",
+                    "--kubevirt-config", "kubevirt.yaml", "--arch", "arm64", "--output-dir", "rendered"],
+                   cwd=repo, check=True)
+    done = step("check", repo, runner_env(tmp_path, **inputs))
+    assert done.returncode == 0, done.stderr
+    arch = step("check", repo, runner_env(tmp_path, **{**inputs, "arch": "x86"}))
+    assert arch.returncode == 2 and "'x86' is not one of" in arch.stderr  # click's own check of --arch
+    builtin = step("check", repo, runner_env(tmp_path, **{**inputs, "builtin_catalog": "false"}))
+    assert builtin.returncode == 1 and '"fedora" not found' in builtin.stderr
+    (repo / "kubevirt.yaml").write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kv\n"
+                                        "spec:\n  configuration: 5\n")
+    config = step("check", repo, runner_env(tmp_path, **inputs))
+    assert config.returncode == 3 and "kubevirt.yaml:1:1: error: spec.configuration must be a mapping" in config.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "value"), [
+    ("paths", "--write"), ("paths", "vms --write"), ("catalogs", "--write"), ("catalogs", "* --write"),
+    ("kubevirt_config", "--write"), ("namespace", "--write"), ("arch", "--write"), ("output_dir", "-w"),
+    ("builtin_catalog", "false --write"), ("require_up_to_date", "--write"),
+])
+def test_inputs_never_become_options(name: str, value: str, repo: Path, tmp_path: Path) -> None:
+    """An input that looks like an option stays a value: nothing is written, the check fails."""
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    done = step("check", repo, runner_env(tmp_path, **{"paths": "vms", name: value}))
+    assert done.returncode != 0
+    after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert after == before
+
+
+class GitHubAPI(http.server.BaseHTTPRequestHandler):
+    """The three issue-comment endpoints the comment step uses, keeping comments in `comments`."""
+
+    comments: list[dict[str, Any]]
+    requests: list[tuple[str, str]]
+
+    def reply(self, status: int, payload: Any) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def allowed(self) -> bool:
+        self.requests.append((self.command, self.path))
+        token = self.headers.get("Authorization")
+        if token == "Bearer read-only" and self.command != "GET":  # a fork's pull request
+            self.reply(403, {"message": "Resource not accessible by integration"})
+            return False
+        if token not in ("Bearer test-token", "Bearer read-only"):
+            self.reply(401, {"message": "Bad credentials"})
+            return False
+        return True
+
+    def body(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        return data
+
+    def do_GET(self) -> None:
+        if self.allowed():
+            page = int(re.search(r"[?&]page=(\d+)", self.path).group(1))  # type: ignore[union-attr]
+            self.reply(200, self.comments[(page - 1) * 100:page * 100])
+
+    def do_POST(self) -> None:
+        if self.allowed():
+            comment = {"id": 1000 + len(self.comments), "body": self.body()["body"], "html_url": "https://x/c"}
+            self.comments.append(comment)
+            self.reply(201, comment)
+
+    def do_PATCH(self) -> None:
+        if self.allowed():
+            comment_id = int(self.path.rsplit("/", 1)[1])
+            (comment,) = [c for c in self.comments if c["id"] == comment_id]
+            comment["body"] = self.body()["body"]
+            self.reply(200, comment)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def github() -> Iterator[tuple[str, type[GitHubAPI]]]:
+    handler = type("Handler", (GitHubAPI,), {"comments": [{"id": 1, "body": "LGTM"}], "requests": []})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", handler
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+def test_comment_creates_then_updates_one_comment(repo: Path, tmp_path: Path,
+                                                  github: tuple[str, type[GitHubAPI]]) -> None:
+    url, api = github
+    base = git(repo, "rev-parse", "HEAD")
+    vm = repo / "vms" / "web.yaml"
+    (tmp_path / "event.json").write_text(json.dumps({"pull_request": {"number": 7, "base": {"sha": base}}}))
+    environment = {**runner_env(tmp_path, paths="vms", base=base), "GITHUB_API_URL": url,
+                   "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_TOKEN": "test-token"}
+    unchanged = step("comment", repo, environment)
+    assert unchanged.returncode == 0, unchanged.stderr
+    assert [c["body"] for c in api.comments] == ["LGTM"]  # no VM changes and no earlier comment: none made
+
+    vm.write_text(vm.read_text().replace("name: fedora", "name: centos.stream9"))
+    first = step("comment", repo, environment)
+    assert first.returncode == 0, first.stderr
+    assert len(api.comments) == 2 and api.comments[1]["body"].startswith(MARKER)
+    assert "centos.stream9" in api.comments[1]["body"] and "web" in api.comments[1]["body"]
+
+    vm.write_text(vm.read_text().replace("name: centos.stream9", "name: rhel.9"))
+    second = step("comment", repo, environment)
+    assert second.returncode == 0, second.stderr
+    assert len(api.comments) == 2 and "rhel.9" in api.comments[1]["body"]  # the same comment, updated
+    assert [m for m, _ in api.requests if m != "GET"] == ["POST", "PATCH"]
+
+
+@pytest.mark.slow
+def test_comment_without_write_access_warns(repo: Path, tmp_path: Path, github: tuple[str, type[GitHubAPI]]) -> None:
+    url, _ = github
+    vm = repo / "vms" / "web.yaml"
+    base = git(repo, "rev-parse", "HEAD")
+    vm.write_text(vm.read_text().replace("name: fedora", "name: centos.stream9"))
+    (tmp_path / "event.json").write_text(json.dumps({"pull_request": {"number": 7}}))
+    environment = {**runner_env(tmp_path, paths="vms", base=base), "GITHUB_API_URL": url,
+                   "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_TOKEN": "read-only"}
+    done = step("comment", repo, environment)
+    assert done.returncode == 0 and done.stdout.startswith("::warning title=kubectl-instancetype::")
+    assert "HTTP 403" in done.stdout
+    wrong = step("comment", repo, {**environment, "GITHUB_TOKEN": "wrong"})
+    assert wrong.returncode == 1 and "HTTP 401" in wrong.stderr  # bad credentials are an error
+
+
+@pytest.mark.slow
+def test_install_puts_the_tool_on_the_runners_path(tmp_path: Path) -> None:
+    """pip installs the action's own checkout into a virtualenv; its bin/ goes to $GITHUB_PATH."""
+    environment = {**runner_env(tmp_path), "GITHUB_PATH": str(tmp_path / "github_path"),
+                   "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
+    done = step("install", tmp_path, environment)
+    assert done.returncode == 0, done.stderr
+    (added,) = (tmp_path / "github_path").read_text().splitlines()
+    assert (Path(added) / "kubectl-instancetype").exists() and "kubectl-instancetype" in done.stdout
