@@ -281,3 +281,15 @@ def test_install_puts_the_tool_on_the_runners_path(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     (added,) = (tmp_path / "github_path").read_text().splitlines()
     assert (Path(added) / "kubectl-instancetype").exists() and "kubectl-instancetype" in done.stdout
+
+
+def test_readme_workflow_uses_the_actions_inputs() -> None:
+    """The README's copy-paste workflow: valid YAML whose `with:` keys (commented ones too) are inputs."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### GitHub Actions"):readme.index("### GitLab CI")]
+    (block,) = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+    (workflow,) = documents(block)
+    (use,) = [s for s in workflow["jobs"]["kubectl-instancetype"]["steps"] if "kubectl-instancetype@" in s["uses"]]
+    named = set(use["with"]) | set(re.findall(r"#\s*([a-z-]+):", block))
+    assert named <= set(action()["inputs"])
+    assert workflow["permissions"]["pull-requests"] == "write"

@@ -216,3 +216,13 @@ def test_variables_never_become_options(name: str, value: str, repo: Path) -> No
     after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
     assert {p for p in after if p not in before} <= {repo / "kubectl-instancetype-diff.md"}
     assert all(after[p] == before[p] for p in before)
+
+
+def test_readme_sets_variables_the_template_reads() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### GitLab CI"):readme.index("## Errors and exit status")]
+    block = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)[0]
+    (config,) = documents(block)
+    assert config["include"][0]["remote"].endswith("/ci/gitlab/kubectl-instancetype.gitlab-ci.yml")
+    named = set(config["variables"]) | set(re.findall(r"#\s*(KIT_[A-Z_]+):", block))
+    assert named <= set(template()["variables"])
