@@ -110,3 +110,12 @@ def assert_expanded(vm: dict[str, Any], memory: str, namespace: str | None) -> N
     assert domain["memory"] == {"guest": memory}
     assert domain["firmware"]["bootloader"] == {"efi": {"secureBoot": True}}  # from the fedora preference
     assert vm["metadata"].get("namespace") == namespace
+
+
+def schema_check(schema: str, *files: Path) -> subprocess.CompletedProcess[str]:
+    """check-jsonschema with one of its vendored schemas (SchemaStore's github-actions, gitlab-ci, …)."""
+    exe = shutil.which("check-jsonschema", path=str(VENV_BIN)) or shutil.which("check-jsonschema")
+    if exe is None:
+        missing("check-jsonschema (the test extra)")
+    return subprocess.run([exe, "--builtin-schema", schema, *map(str, files)], capture_output=True, text=True,
+                          timeout=120)

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT
-from hosts import PLUGINS, VENV_BIN, documents
+from hosts import PLUGINS, VENV_BIN, documents, schema_check
 
 ACTION = ROOT / "action.yml"
 SCRIPT = ROOT / "ci" / "github" / "action"
@@ -42,6 +42,12 @@ def test_action_is_a_composite_action_whose_inputs_are_all_used() -> None:
     assert used == set(doc["inputs"])
     for name, spec in doc["inputs"].items():
         assert spec["description"] and isinstance(spec.get("default"), str), name
+
+
+@pytest.mark.slow
+def test_action_matches_githubs_schema() -> None:
+    done = schema_check("vendor.github-actions", ACTION)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_no_input_is_spliced_into_a_shell_script() -> None:
@@ -283,12 +289,16 @@ def test_install_puts_the_tool_on_the_runners_path(tmp_path: Path) -> None:
     assert (Path(added) / "kubectl-instancetype").exists() and "kubectl-instancetype" in done.stdout
 
 
-def test_readme_workflow_uses_the_actions_inputs() -> None:
+@pytest.mark.slow
+def test_readme_workflow_uses_the_actions_inputs(tmp_path: Path) -> None:
     """The README's copy-paste workflow: valid YAML whose `with:` keys (commented ones too) are inputs."""
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("### GitHub Actions"):readme.index("### GitLab CI")]
     (block,) = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
     (workflow,) = documents(block)
+    (tmp_path / "vms.yaml").write_text(block)
+    done = schema_check("vendor.github-workflows", tmp_path / "vms.yaml")
+    assert done.returncode == 0, done.stdout + done.stderr
     (use,) = [s for s in workflow["jobs"]["kubectl-instancetype"]["steps"] if "kubectl-instancetype@" in s["uses"]]
     named = set(use["with"]) | set(re.findall(r"#\s*([a-z-]+):", block))
     assert named <= set(action()["inputs"])

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
-from hosts import PLUGINS, VENV_BIN, documents
+from hosts import PLUGINS, VENV_BIN, documents, schema_check
 
 from kubectl_instancetype.cli import main_group
 
@@ -52,6 +52,12 @@ def test_template_has_the_jobs_and_the_junit_report() -> None:
     assert doc["kubectl-instancetype-diff"]["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
     assert set(doc["variables"]) == set(re.findall(r"\$\{?(KIT_[A-Z_]+)", TEMPLATE.read_text())) - {
         "KIT_GITLAB_TOKEN"}  # every variable a script reads has a default, except the secret
+
+
+@pytest.mark.slow
+def test_template_matches_gitlabs_schema() -> None:
+    done = schema_check("vendor.gitlab-ci", TEMPLATE)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_options_the_template_uses_exist() -> None:
@@ -218,11 +224,15 @@ def test_variables_never_become_options(name: str, value: str, repo: Path) -> No
     assert all(after[p] == before[p] for p in before)
 
 
-def test_readme_sets_variables_the_template_reads() -> None:
+@pytest.mark.slow
+def test_readme_sets_variables_the_template_reads(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("### GitLab CI"):readme.index("## Errors and exit status")]
     block = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)[0]
     (config,) = documents(block)
+    (tmp_path / ".gitlab-ci.yml").write_text(block)
+    done = schema_check("vendor.gitlab-ci", tmp_path / ".gitlab-ci.yml")
+    assert done.returncode == 0, done.stdout + done.stderr
     assert config["include"][0]["remote"].endswith("/ci/gitlab/kubectl-instancetype.gitlab-ci.yml")
     named = set(config["variables"]) | set(re.findall(r"#\s*(KIT_[A-Z_]+):", block))
     assert named <= set(template()["variables"])
