@@ -303,3 +303,24 @@ def test_readme_workflow_uses_the_actions_inputs(tmp_path: Path) -> None:
     named = set(use["with"]) | set(re.findall(r"#\s*([a-z-]+):", block))
     assert named <= set(action()["inputs"])
     assert workflow["permissions"]["pull-requests"] == "write"
+
+
+@pytest.mark.slow
+def test_comment_fetches_the_base_into_a_shallow_checkout(repo: Path, tmp_path: Path,
+                                                          github: tuple[str, type[GitHubAPI]]) -> None:
+    """actions/checkout clones one commit deep: the base commit is fetched before the diff."""
+    url, api = github
+    base = git(repo, "rev-parse", "HEAD")
+    git(repo, "checkout", "-q", "-b", "pr")
+    vm = repo / "vms" / "web.yaml"
+    vm.write_text(vm.read_text().replace("name: fedora", "name: centos.stream9"))
+    git(repo, "commit", "-qam", "pr")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", "--branch=pr", f"file://{repo}", str(clone))
+    assert subprocess.run(["git", "cat-file", "-e", f"{base}^{{commit}}"], cwd=clone).returncode != 0
+    (tmp_path / "event.json").write_text(json.dumps({"pull_request": {"number": 7}}))
+    environment = {**runner_env(tmp_path, paths="vms", base=base), "GITHUB_API_URL": url,
+                   "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_TOKEN": "test-token"}
+    done = step("comment", clone, environment)
+    assert done.returncode == 0, done.stderr
+    assert "centos.stream9" in api.comments[-1]["body"]
