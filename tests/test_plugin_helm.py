@@ -132,3 +132,14 @@ def test_helm_shows_why_a_vm_is_refused(major: int, tmp_path: Path) -> None:
     # The line is the merged stream's: Helm 4 adds a filename annotation to every document, Helm 3 does not.
     assert re.search(rf"^<stdin>:\d+:3: error: {re.escape(REFUSED)}$", done.stderr, re.MULTILINE), done.stderr
     assert "Error: error while running post render on files" in done.stderr
+
+
+@pytest.mark.slow
+def test_helm4_install_runs_the_plugin(tmp_path: Path) -> None:
+    """`helm install --dry-run=client`: the release's manifest is the post-rendered one (Helm 3 needs a cluster)."""
+    binary, option = post_renderer_args(4, tmp_path)
+    done = helm_run(binary, tmp_path / "helm", "install", "web", str(chart(tmp_path / "web")), "--dry-run=client",
+                    *option)
+    assert done.returncode == 0, done.stderr
+    manifest = done.stdout[done.stdout.index("MANIFEST:"):]
+    assert_expanded(by_kind(documents(manifest.split("\n", 1)[1]))["VirtualMachine"], "2Gi", None)
