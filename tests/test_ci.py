@@ -8,9 +8,11 @@ import os
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import hosts
+import pytest
 from conftest import ROOT
 
 HOST_TOOLS = ROOT / ".ci" / "host-tools"
@@ -47,3 +49,14 @@ def test_host_tools_prints_only_assignments_of_runnable_tools() -> None:
     assert ["v1.32." in versions[0], "v1.35." in versions[1]] == [True, True]
     assert os.access(os.path.join(assigned["KIT_HOST_BIN"], "kubectl"), os.X_OK)
 
+
+
+@pytest.mark.slow
+def test_ci_run_fails_when_pytest_runs_no_test(tmp_path: Path) -> None:
+    """.ci/run's last lines, with the real pytest in a directory without tests: exit 5, said so."""
+    script = (ROOT / ".ci" / "run").read_text()
+    tail = script[script.index("# The README's test command"):]
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + tail], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PATH": path}, timeout=120)
+    assert done.returncode == 5 and "ci: pytest ran no test" in done.stderr, done.stdout + done.stderr
