@@ -1,0 +1,8 @@
+"""The inputs layer: sources in, documents, catalog, cluster configuration, problems and notices out."""
+
+from .exclude import excluded
+from .gather import JUDGE_ALL, JUDGE_NONE, JUDGE_USED, NOT_AN_OBJECT, Inputs, Request, gather
+from .sources import STDIN, STDIN_NAME, Reader, Source, Text
+
+__all__ = ["JUDGE_ALL", "JUDGE_NONE", "JUDGE_USED", "NOT_AN_OBJECT", "STDIN", "STDIN_NAME", "Inputs", "Reader",
+           "Request", "Source", "Text", "excluded", "gather"]
