@@ -103,6 +103,21 @@ def test_a_vm_that_fails_in_the_working_tree_is_a_finding(repo: Path) -> None:
     assert "acme.missing" in result.stderr
 
 
+def test_junit_report_has_a_case_per_vm_of_the_working_tree(repo: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    edit(repo / "vms" / "team-a" / "db.yaml", "name: acme.large", "name: acme.missing")
+    result = run(*ARGS, "--junit-xml", "report.xml")
+    assert result.exit_code == 1
+    suite = ET.parse("report.xml").getroot().find("testsuite")
+    assert suite is not None and suite.get("name") == "kubectl-instancetype diff"
+    failing = {c.get("name"): c.find("failure") for c in suite}
+    assert failing["VirtualMachine default/web"] is None, list(failing)
+    failure = failing["VirtualMachine team-a/db"]
+    assert failure is not None and "acme.missing" in (failure.get("message") or "")
+    assert (failure.text or "").startswith("vms/team-a/db.yaml:")
+
+
 def test_other_yaml_in_the_tree_is_not_rendered(repo: Path) -> None:
     (repo / "vms" / "kustomization.yaml").write_text("resources:\n- team-a/web.yaml\n")
     (repo / "vms" / "chart.yaml").write_text("kind: {{ .Values.kind }}\n")  # a Helm template, not YAML

@@ -17,7 +17,7 @@ def junit_xml(result: RunResult, suite: str) -> str:
     """The XML document of ``result``: a ``testsuites`` holding one ``testsuite`` named ``suite``."""
     cases = list(result.checked)
     tied = {id(c.problem) for c in cases if c.problem is not None}
-    cases.extend(Checked(_file(p) or "input", _file(p), p) for p in result.problems if id(p) not in tied)
+    cases.extend(Checked(str(p.location or "input"), _file(p), p) for p in result.problems if id(p) not in tied)
     failures = sum(c.problem is not None for c in cases)
     counts = {"tests": str(len(cases)), "failures": str(failures), "errors": "0"}
     root = ET.Element("testsuites", {"name": "kubectl-instancetype", **counts})
