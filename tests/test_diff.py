@@ -131,6 +131,16 @@ def test_a_bad_base_is_a_usage_error(repo: Path) -> None:
     assert "git rev-parse" in result.stderr
 
 
+def test_the_comment_cap_is_an_option(repo: Path) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 4Gi", "guest: 8Gi")
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 32Gi", "guest: 64Gi")
+    whole = run(*ARGS, "--format", "markdown").stdout
+    capped = run(*ARGS, "--format", "markdown", "--max-comment-chars", "1000").stdout
+    assert len(whole) > 1000 >= len(capped) and whole.count("<details>") == 2 > capped.count("<details>")
+    left_out = 2 - capped.count("<details>")
+    assert f"{left_out} of 2 diffs left out to keep this comment within 1,000 characters" in capped
+
+
 def test_fence_is_longer_than_any_backtick_run() -> None:
     assert fence("plain") == "```"
     assert fence("a ```` b") == "`````"

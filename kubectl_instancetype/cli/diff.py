@@ -135,7 +135,7 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     return Side(vm_states(result.items, result.problems, namespace), problems, loaded.notices)
 
 
-FORMATS = {"text": views.text, "markdown": views.markdown, "json": views.as_json}
+FORMATS = ("json", "markdown", "text")
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
@@ -145,11 +145,14 @@ FORMATS = {"text": views.text, "markdown": views.markdown, "json": views.as_json
 @namespace_option()
 @exclude_option
 @catalog_options
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for a terminal, markdown for a pull-request comment, json for tools.")
+@click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
+              show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
+                                      "do not fit are left out with a note (the summary table stays whole).")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
-         catalogs: CatalogOptions, fmt: str, junit_xml: str | None) -> None:
+         catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None) -> None:
     """Show how each VirtualMachine's expansion changes between REV and the working tree.
 
     PATHs (default: the current directory) are files and directories, searched recursively for
@@ -170,7 +173,10 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
         before = _side(paths, namespace, exclude, catalogs)
     after = _side(paths, namespace, exclude, catalogs)
     changes = compare(before.states, after.states, label)
-    sys.stdout.write(FORMATS[fmt](changes, label))
+    if fmt == "markdown":
+        sys.stdout.write(views.markdown(changes, label, cap))
+    else:
+        sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     result = RunResult(unreadable + after.problems, after.notices, any(c.status != "unchanged" for c in changes),
