@@ -14,8 +14,8 @@ from ..yamlio import DEFAULT_LIMITS, Limits
 from .inputs import FILES
 
 FILENAME_HELP = ("A file, a directory, or - for standard input (YAML or JSON; repeatable). Documents that are "
-                 "no Kubernetes objects (neither apiVersion nor kind: Helm values, CI workflows) are skipped "
-                 "with a note.")
+                 "no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; kustomize's "
+                 "Kustomization and Component files) are skipped with a note.")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,10 @@ from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
 from .sources import Reader
 
-NOT_AN_OBJECT = "skipped: not a Kubernetes object (no apiVersion or kind)"
+NOT_AN_OBJECT = "skipped: not a Kubernetes object (no kind)"
+TOOL_CONFIGURATION = "skipped: kustomize configuration, not a Kubernetes object"
+# Files of tools that name an apiVersion and kind but never reach a cluster (kustomization.yaml, components).
+_TOOL_GROUPS = ("kustomize.config.k8s.io/",)
 JUDGE_ALL = "all"  # every object is checked: render, revision, catalog, diff
 JUDGE_USED = "used"  # only the kinds a render uses (the KRM function: kpt also sends its Kptfile)
 JUDGE_NONE = "none"  # nothing is checked and no catalog is built: only the cluster configuration is wanted
@@ -122,8 +125,8 @@ def _read(paths: tuple[str, ...], recursive: bool, limits: Limits, request: Requ
 def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Document]:
     """The objects among ``docs`` (``kind: List`` flattened) that can be processed.
 
-    Documents that are no Kubernetes objects at all (no apiVersion and no kind: Helm values, CI
-    workflows, a kustomization.yaml that names neither) are skipped with a note.
+    Documents that are no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; or
+    kustomize's own Kustomization and Component files) are skipped with a note.
     """
     out: list[Document] = []
     try:
@@ -132,9 +135,10 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
         found.fail(exc)
         return out
     for doc in flat:
-        if not _is_object(doc):
+        skipped = _skipped(doc)
+        if skipped:
             if judge != JUDGE_USED:  # a KRM function passes such items on without a word
-                found.notices.append(Notice(NOT_AN_OBJECT, doc.location, "note"))
+                found.notices.append(Notice(skipped, doc.location, "note"))
             continue
         if judge == JUDGE_NONE or (judge == JUDGE_USED and not _used(doc)):
             out.append(doc)
@@ -148,8 +152,14 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
     return out
 
 
-def _is_object(doc: Document) -> bool:
-    return isinstance(doc.data, dict) and ("kind" in doc.data or "apiVersion" in doc.data)
+def _skipped(doc: Document) -> str:
+    """Why ``doc`` is no Kubernetes object to process; "" when it is one."""
+    data = doc.data
+    if not isinstance(data, dict) or "kind" not in data:
+        return NOT_AN_OBJECT
+    if str(data.get("apiVersion", "")).startswith(_TOOL_GROUPS):
+        return TOOL_CONFIGURATION
+    return ""
 
 
 def _used(doc: Document) -> bool:
