@@ -128,7 +128,16 @@ def test_other_yaml_in_the_tree_is_not_rendered(repo: Path) -> None:
 def test_a_bad_base_is_a_usage_error(repo: Path) -> None:
     result = run("--base", "no-such-rev", "vms")
     assert result.exit_code == 2
-    assert "git rev-parse" in result.stderr
+    assert result.stderr.endswith(
+        "Error: --base no-such-rev: not a commit here (git rev-parse: fatal: Needed a single revision)\n")
+
+
+def test_without_an_upstream_the_base_is_head_and_a_note_says_how_to_choose(repo: Path) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 4Gi", "guest: 8Gi")
+    result = run("vms", "--catalog", "catalog", "--no-builtin-catalog")
+    assert result.exit_code == 1  # the uncommitted change still shows
+    assert result.stderr == ("note: the base is HEAD itself (no upstream branch such as origin/HEAD or origin/main): "
+                             "only uncommitted changes are compared; give --base REV, e.g. --base HEAD~1\n")
 
 
 def test_the_comment_cap_is_an_option(repo: Path) -> None:

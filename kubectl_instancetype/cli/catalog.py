@@ -20,7 +20,7 @@ from ..errors import EXIT_FINDINGS, ToolError, UsageError
 from ..inputs import Inputs
 from ..reporters import RunResult
 from ..yamlio import DEFAULT_LIMITS
-from . import EXIT_CODES_HELP
+from . import EXIT_CODES_HELP, exit_codes_help
 from .complete import catalog_names
 from .options import (
     CatalogOptions,
@@ -105,7 +105,7 @@ def list_command(sources: Sources, selector: str, output: str | None) -> None:
     sys.exit(status)
 
 
-@catalog.command("show", context_settings=CONTEXT, epilog=EXIT_CODES_HELP)
+@catalog.command("show", context_settings=CONTEXT, epilog=exit_codes_help("no object of that name"))
 @source_options
 @click.argument("name", shell_complete=catalog_names)
 @click.option("--kind", metavar="KIND",

@@ -28,7 +28,7 @@ from ..render import Options
 from ..render import render as render_documents
 from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
-from . import EXIT_CODES_HELP
+from . import exit_codes_help
 from .inputs import expand_paths, read_text
 from .options import CatalogOptions, InputOptions, catalog_options, exclude_option, junit_option, load, namespace_option
 from .report import finish
@@ -38,25 +38,45 @@ DEFAULT_BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "upstream/mai
 
 def git(*args: str, stdin: str | None = None) -> str:
     """The output of a git command; UsageError with git's own message when it fails."""
+    proc = _git(*args, stdin=stdin)
+    if proc.returncode:
+        raise click.UsageError(f"git {args[0]}: {_said(proc)}")
+    return proc.stdout
+
+
+def _git(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     try:
-        proc = subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8")
+        return subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8")
     except FileNotFoundError:
         raise click.UsageError("git is not installed") from None
-    if proc.returncode:
-        raise click.UsageError(f"git {args[0]}: {proc.stderr.strip()}")
-    return proc.stdout
+
+
+def _said(proc: subprocess.CompletedProcess[str]) -> str:
+    """What git said on stderr (its last line), or its exit status when it said nothing."""
+    lines = proc.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {proc.returncode}"
 
 
 def base_revision(base: str | None) -> str:
     """--base as a commit, or the merge base of HEAD with the upstream default branch."""
     if base is not None:
-        git("rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
+        proc = _git("rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}")
+        if proc.returncode:
+            raise click.UsageError(f"--base {base}: not a commit here (git rev-parse: {_said(proc)})")
         return base
     for branch in DEFAULT_BRANCHES:
-        if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}"],
-                          capture_output=True).returncode == 0:
+        if _git("rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}").returncode == 0:
             return git("merge-base", "HEAD", branch).strip()
     raise click.UsageError("no upstream default branch (origin/HEAD, main, master): give --base REV")
+
+
+def _same_as_head(rev: str) -> Notice | None:
+    """A note when the default base is HEAD itself: only uncommitted changes can show, say how to do more."""
+    head = _git("rev-parse", "--verify", "--quiet", "HEAD").stdout.strip()
+    if head and git("rev-parse", f"{rev}^{{commit}}").strip() == head:
+        return Notice("the base is HEAD itself (no upstream branch such as origin/HEAD or origin/main): only "
+                      "uncommitted changes are compared; give --base REV, e.g. --base HEAD~1", severity="note")
+    return None
 
 
 def _files_at(rev: str, paths: tuple[str, ...]) -> dict[str, str]:
@@ -138,7 +158,8 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
 FORMATS = ("json", "markdown", "text")
 
 
-@click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(epilog=exit_codes_help("a VM's expansion changes"),
+               context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--base", metavar="REV", help="The git revision to compare with (default: the merge base of HEAD "
                                             "with the upstream default branch).")
@@ -167,6 +188,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     """
     paths = paths or (".",)
     rev = base_revision(base)
+    same = _same_as_head(rev) if base is None else None
     label = base or git("rev-parse", "--short", rev).strip()
     with checked_out(rev, paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config
                                                        else ())):
@@ -179,7 +201,8 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
         sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
-    result = RunResult(unreadable + after.problems, after.notices, any(c.status != "unchanged" for c in changes),
+    notices = after.notices + ((same,) if same else ())
+    result = RunResult(unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")

@@ -15,7 +15,7 @@ from ..errors import EXIT_OK, Notice, ToolError
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
-from . import EXIT_CODES_HELP
+from . import exit_codes_help
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
 from .output import print_stream
 from .report import finish
@@ -25,7 +25,7 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 
 
 @click.command(
-    epilog=EXIT_CODES_HELP,
+    epilog=exit_codes_help("with --check: files would change"),
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
