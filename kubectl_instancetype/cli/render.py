@@ -77,7 +77,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     if output == "patch":
         from .patches import print_patches
 
-        print_patches(list(items))
+        seen.problems.extend(print_patches(list(items), inputs.namespace))
     elif pairs is None:
         print_stream(items, output, single)
     else:
