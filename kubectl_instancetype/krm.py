@@ -82,8 +82,14 @@ def open_input(docs: list[Document]) -> Envelope:
     items = [] if rl.get("items") is None else rl["items"]
     if not isinstance(items, list):
         raise InputError("ResourceList items must be a list", where.locate(("items",)))
-    found = [Document(item, where.source, i, where.line, where.col) for i, item in enumerate(items)]
+    found = [_item(where, item, i) for i, item in enumerate(items)]
     return Envelope(found, rl.get("functionConfig"), rl)
+
+
+def _item(rl: Document, item: Any, i: int) -> Document:
+    """Item ``i`` of the ResourceList ``rl``, located where it starts in the input."""
+    start = rl.locate(("items", i))
+    return Document(item, rl.source, i, start.line, start.col)
 
 
 def settings_from(config: Any, where: Location) -> Settings:

@@ -53,7 +53,7 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     from ..yamlio.emit import dump_yaml_all
 
     sys.stdout.write(dump_yaml_all(output(envelope, outcome)))
-    finish(RunResult(tuple(_located(f, rl_doc) for f in outcome.findings), outcome.notices))
+    finish(RunResult(tuple(_located(f, rl_doc) for f in outcome.findings), outcome.notices), origins=loaded.origins)
 
 
 def _read_input() -> tuple[Envelope, Document | None]:

@@ -71,6 +71,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
+    origins = loaded.origins
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
     changed, notes = False, list[str]()
@@ -86,7 +87,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
         status, notes = apply(wanted, items, present, writing, seen.problems)
         changed = status != EXIT_OK
-    finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes)
+    finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes,
+           origins=origins)
 
 
 @dataclass

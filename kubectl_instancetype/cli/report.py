@@ -15,14 +15,21 @@ from typing import NoReturn
 import click
 
 from ..errors import InputError, Location
-from ..reporters import RunResult, exit_status
+from ..inputs import Origins
+from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
 
 
-def report(result: RunResult, *, junit: str | None = None, suite: str = "",
-           notes: Sequence[str] = ()) -> int:
-    """Print ``result`` on stderr (``notes`` last), write the JUnit report if asked; the exit status."""
+def report(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
+           origins: Origins | None = None) -> int:
+    """Print ``result`` on stderr (``notes`` last), write the JUnit report if asked; the exit status.
+
+    ``origins`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
+    annotations): problems in those objects are reported there instead of on ``<stdin>``.
+    """
+    if origins is not None and origins.entries:
+        result = _relocated(result, origins)
     if junit is not None:
         result = _write_junit(result, junit, suite)
     for line in lines(result):
@@ -35,10 +42,18 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "",
     return exit_status(result)
 
 
-def finish(result: RunResult, *, junit: str | None = None, suite: str = "",
-           notes: Sequence[str] = ()) -> NoReturn:
+def finish(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
+           origins: Origins | None = None) -> NoReturn:
     """:func:`report`, then exit with its status."""
-    sys.exit(report(result, junit=junit, suite=suite, notes=notes))
+    sys.exit(report(result, junit=junit, suite=suite, notes=notes, origins=origins))
+
+
+def _relocated(result: RunResult, origins: Origins) -> RunResult:
+    checked = tuple(Checked(c.name, c.file, origins.problem(c.problem) if c.problem else None)
+                    for c in result.checked)
+    problems = tuple(origins.problem(p) for p in result.problems)
+    notices = tuple(origins.notice(n) for n in result.notices)
+    return RunResult(problems, notices, result.changed, tuple(origins.problem(p) for p in result.shown), checked)
 
 
 def _write_junit(result: RunResult, path: str, suite: str) -> RunResult:

@@ -49,7 +49,7 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))
-    status = report(RunResult(tuple(problems), loaded.notices))
+    status = report(RunResult(tuple(problems), loaded.notices), origins=loaded.origins)
     _print(out, output)
     sys.exit(status)
 

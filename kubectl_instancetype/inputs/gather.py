@@ -19,7 +19,8 @@ from ..errors import InputError, Notice, ToolError, located
 from ..render import check_document, flatten
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
-from .sources import Reader
+from .origin import Origins
+from .sources import STDIN_NAME, Reader
 
 NOT_AN_OBJECT = "skipped: not a Kubernetes object (no kind)"
 TOOL_CONFIGURATION = "skipped: kustomize configuration, not a Kubernetes object"
@@ -62,6 +63,7 @@ class Inputs:
     notices: tuple[Notice, ...] = ()
     blamed: tuple[Document | None, ...] = ()
     files: tuple[str, ...] = field(default=())  # the sources read, by display name
+    origins: Origins = field(default_factory=Origins)  # files named by the annotations of stdin's objects
 
 
 @dataclass
@@ -92,15 +94,16 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     catalog_docs = _checked(_read(request.catalogs, True, DEFAULT_LIMITS, request, reader, found), JUDGE_ALL, found)
     config = _config(request, reader, documents, found)
     find, version = builtin if builtin and request.builtin and config.common_instancetypes else (None, "")
+    origins = Origins.of(documents, STDIN_NAME)
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
-                      tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files))
+                      tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), origins)
     loaded = load_catalog(catalog_docs + documents, request.namespace, find, version)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
     return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
-                  tuple(found.blamed), tuple(found.files))
+                  tuple(found.blamed), tuple(found.files), origins)
 
 
 def _read(paths: tuple[str, ...], recursive: bool, limits: Limits, request: Request, reader: Reader,
