@@ -51,7 +51,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
 
     With --write, --output-dir, --check or --diff nothing is printed: the files are rewritten (or
     written under DIR) with their VMs expanded and everything else kept byte for byte; metadata.namespace
-    is not added. --check and --diff alone compare against the input files themselves.
+    is not added. --check and --diff alone compare against the input files themselves. With
+    --follow-symlinks, --write also rewrites the files that links in the -f directories lead to.
 
     \b
     Examples:
