@@ -55,12 +55,18 @@ def test_junit_has_one_case_per_vm_and_one_per_problem_of_no_vm() -> None:
     assert broken_failure is not None and broken_failure.get("type") == "unprocessable"
 
 
-def test_render_writes_the_junit_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_render_writes_the_junit_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        update_goldens: bool) -> None:
     report = tmp_path / "report.xml"
     monkeypatch.chdir(CLI_DATA)
     result = CliRunner().invoke(main_group, ["render", "-f", "inputs/conflict.yaml", "-f", "inputs/example.yaml",
                                              "--junit-xml", str(report)])
     assert result.exit_code == 1
+    golden = CLI_DATA / "junit" / "render.xml"
+    if update_goldens:
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(report.read_text())
+    assert report.read_text() == golden.read_text()
     suite = ET.parse(report).getroot().find("testsuite")
     assert suite is not None and suite.get("name") == "kubectl-instancetype render"
     verdicts = {c.get("name"): c.find("failure") is not None for c in suite}

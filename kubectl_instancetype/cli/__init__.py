@@ -35,7 +35,9 @@ def exit_codes_help(*findings: str) -> str:
             "  0  success (nothing to report, nothing to change)\n"
             f"  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object{also}\n"
             "  2  usage error\n"
-            "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)")
+            "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)\n"
+            "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
+            "also as ::error/::warning workflow annotations.")
 
 
 EXIT_CODES_HELP = exit_codes_help()
