@@ -26,6 +26,7 @@ from .options import (
     CatalogOptions,
     InputOptions,
     builtin_enabled,
+    catalog_option,
     exclude_option,
     filename_option,
     load,
@@ -48,9 +49,8 @@ class Sources:
 
 def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--catalog``, ``-f`` (optional here), ``--exclude``, ``-n`` and ``--no-builtin-catalog``, read."""
-    @click.option("--catalog", "catalogs", multiple=True, metavar="SOURCE",
-                  help="A file, a directory (recursive), - or an http(s) URL (pin it with #sha256=<hex>); "
-                       "repeatable.")
+    @catalog_option(metavar="SOURCE", help="A file, a directory (recursive), - or an http(s) URL (pin it with "
+                                           "#sha256=<hex>); repeatable.")
     @filename_option(help="More sources, read as render reads -f (repeatable).", metavar="SOURCE")
     @exclude_option
     @namespace_option()

@@ -6,25 +6,21 @@ import sys
 
 import click
 
-from ..config import ARCHITECTURES, effective_configuration
+from ..config import effective_configuration
 from ..inputs import JUDGE_NONE, Request, gather
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP
 from .inputs import FILES
-from .options import exclude_option, filename_option, recursive_option
+from .options import arch_option, exclude_option, filename_option, kubevirt_config_option, recursive_option
 from .report import report
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--kubevirt-config",
-    metavar="FILE",
-    help="A KubeVirt CR, or a bare spec.configuration, to merge over KubeVirt's defaults.",
-)
+@kubevirt_config_option(help="A KubeVirt CR, or a bare spec.configuration, to merge over KubeVirt's defaults.")
 @filename_option(help="Inputs to search for a KubeVirt CR when --kubevirt-config is not given (repeatable).")
 @recursive_option
 @exclude_option
-@click.option("--arch", type=click.Choice(ARCHITECTURES), help="The cluster's default architecture.")
+@arch_option
 @click.option("-o", "--output", type=click.Choice(("yaml", "json")), default="yaml", show_default=True)
 def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...],
            arch: str | None, output: str) -> None:

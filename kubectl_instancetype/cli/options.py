@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ..config import ARCHITECTURES
 from ..inputs import Inputs, Request, gather
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .inputs import FILES
@@ -95,15 +96,24 @@ no_builtin_option = click.option("--no-builtin-catalog", "no_builtin", is_flag=T
                                  help="Do not fall back to the built-in common-instancetypes catalog.")
 
 
+def catalog_option(metavar: str = "PATH", help: str = "Instancetypes, preferences and ControllerRevisions: a file, "
+                   "a directory (recursive), - or an http(s) URL (pin it with #sha256=<hex>); repeatable.") -> Any:
+    return click.option("--catalog", "catalogs", multiple=True, metavar=metavar, help=help)
+
+
+def kubevirt_config_option(help: str = "A KubeVirt CR (or a bare spec.configuration) whose settings the render "
+                           "assumes.") -> Any:
+    return click.option("--kubevirt-config", metavar="FILE", help=help)
+
+
+arch_option = click.option("--arch", type=click.Choice(ARCHITECTURES), help="The cluster's default architecture.")
+
+
 def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    @click.option("--catalog", "catalogs", multiple=True, metavar="PATH",
-                  help="Instancetypes, preferences and ControllerRevisions: a file, a directory (recursive), "
-                       "- or an http(s) URL (pin it with #sha256=<hex>); repeatable.")
+    @catalog_option()
     @no_builtin_option
-    @click.option("--kubevirt-config", metavar="FILE",
-                  help="A KubeVirt CR (or a bare spec.configuration) whose settings the render assumes.")
-    @click.option("--arch", type=click.Choice(["amd64", "arm64", "s390x"]),
-                  help="The cluster's default architecture.")
+    @kubevirt_config_option()
+    @arch_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], no_builtin: bool, kubevirt_config: str | None,
                 arch: str | None, **kwargs: Any) -> Any:
