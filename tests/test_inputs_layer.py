@@ -20,7 +20,7 @@ from kubectl_instancetype.inputs import (
     gather,
 )
 from kubectl_instancetype.reporters import RunResult, exit_status
-from kubectl_instancetype.yamlio import load_stream
+from kubectl_instancetype.yamlio import Limits, load_stream
 
 
 class Texts:
@@ -153,3 +153,11 @@ def test_exclude_patterns(path: str, root: str, pattern: str, expected: bool) ->
 def test_exit_status_is_the_worst_of_the_problems(problems: tuple[InputError, ...], changed: bool,
                                                    status: int) -> None:
     assert exit_status(RunResult(problems, changed=changed)) == status
+
+
+def test_exclude_leaves_catalogs_alone_and_limits_bound_them_too() -> None:
+    reader = Texts({"repo/vm.yaml": VM, "catalog/small.yaml": SMALL})
+    loaded = gather(Request(("repo",), catalogs=("catalog",), exclude=("*.yaml",), builtin=False), reader)
+    assert loaded.files == ("catalog/small.yaml",) and not loaded.documents and loaded.catalog.entries
+    tight = gather(Request(catalogs=("catalog",), limits=Limits(max_bytes=10), builtin=False), reader)
+    assert tight.problems[0].render().startswith("catalog/small.yaml:1:1: error: ")

@@ -20,7 +20,7 @@ from ..render import check_document, flatten
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
 from .origin import Origins
-from .sources import STDIN_NAME, Reader
+from .sources import STDIN_NAME, Reader, Source
 
 NOT_AN_OBJECT = "skipped: not a Kubernetes object (no kind)"
 TOOL_CONFIGURATION = "skipped: kustomize configuration, not a Kubernetes object"
@@ -89,9 +89,11 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     """
     found = _Found()
     documents = _checked(list(given), request.judge, found)
-    documents += _checked(_read(request.filenames, request.recursive, request.limits, request, reader, found),
-                          request.judge, found)
-    catalog_docs = _checked(_read(request.catalogs, True, DEFAULT_LIMITS, request, reader, found), JUDGE_ALL, found)
+    listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
+    sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
+    documents += _checked(_read(sources, request.limits, reader, found), request.judge, found)
+    catalogs = list(reader.sources(request.catalogs, True, False))
+    catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     config = _config(request, reader, documents, found)
     find, version = builtin if builtin and request.builtin and config.common_instancetypes else (None, "")
     origins = Origins.of(documents, STDIN_NAME)
@@ -106,13 +108,10 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
                   tuple(found.blamed), tuple(found.files), origins)
 
 
-def _read(paths: tuple[str, ...], recursive: bool, limits: Limits, request: Request, reader: Reader,
-          found: _Found) -> list[Document]:
-    """Every document of every source of ``paths`` not excluded; problems and warnings are collected."""
+def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found) -> list[Document]:
+    """Every document of every source; problems and warnings are collected."""
     docs: list[Document] = []
-    for source in reader.sources(paths, recursive, request.follow_symlinks):
-        if excluded(source, request.exclude):
-            continue
+    for source in sources:
         found.files.append(source.display)
         try:
             text = reader.read(source, limits.max_bytes)
@@ -172,7 +171,7 @@ def _used(doc: Document) -> bool:
 def _config(request: Request, reader: Reader, documents: list[Document], found: _Found) -> ClusterConfig:
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
-    sources = _read(named, False, DEFAULT_LIMITS, Request(), reader, found)
+    sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
     try:
         return config_from(sources[0] if sources else None, documents, request.arch)
     except InputError as exc:
