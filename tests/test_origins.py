@@ -79,3 +79,10 @@ def test_relocation_of_a_location_on_another_stream_is_nothing() -> None:
     assert origins.relocate(Location("other.yaml", 3, 1)) == Location("other.yaml", 3, 1)
     assert origins.relocate(Location("<stdin>", 3, 1)) == Location("a.yaml", 3, 1)
     assert origins.relocate(None) is None
+
+
+def test_annotations_on_github_name_the_file_too() -> None:
+    text = SIZE + "---\n" + vm("web", {"config.kubernetes.io/path": "apps/web/vm.yaml"})
+    result = CliRunner().invoke(main_group, ["render", "-f", "-", "--no-builtin-catalog"], input=text,
+                                env={"GITHUB_ACTIONS": "true"})
+    assert "::error file=apps/web/vm.yaml,line=14,col=11::VirtualMachine default/web: " in result.stderr
