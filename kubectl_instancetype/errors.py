@@ -63,6 +63,32 @@ def one_line(text: str) -> str:
     return text.translate(_ESCAPES)
 
 
+@dataclass(frozen=True)
+class Notice:
+    """A warning (or a note) for the user: reported with the problems, never part of the exit status."""
+
+    message: str
+    location: Location | None = None
+    severity: str = "warning"  # "warning" or "note"
+
+    def render(self) -> str:
+        """One line: ``path:line:col: note: message`` for a note; a warning as warnings have always been
+        printed, ``warning: path:line:col: message``."""
+        prefix = f"{self.location}: " if self.location else ""
+        if self.severity == "warning":
+            return one_line(f"warning: {prefix}{self.message}")
+        return one_line(f"{prefix}{self.severity}: {self.message}")
+
+
+def located(text: str) -> Notice:
+    """A warning of the catalog loader (``"path:line:col: message"`` or a bare message) as a Notice."""
+    head, sep, message = text.partition(": ")
+    path, *numbers = head.rsplit(":", 2)
+    if sep and len(numbers) == 2 and all(n.isdigit() for n in numbers):
+        return Notice(message, Location(path, int(numbers[0]), int(numbers[1])))
+    return Notice(text)
+
+
 class InputError(ToolError):
     """Input that cannot be processed: syntax, wrong types, unknown versions, unreadable files."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import INDEXED_KINDS, Catalog
-from .catalog.loading import load_catalog
-from .config import ARCHITECTURES, ClusterConfig, config_from
-from .errors import InputError, KubeVirtError, Location, ToolError
-from .render import VM_KIND, Options, VMRenderer, check_document, error_path, flatten, render_each
+from .catalog import Catalog
+from .config import ARCHITECTURES, ClusterConfig
+from .errors import InputError, KubeVirtError, Location, Notice, ToolError
+from .inputs import Inputs
+from .render import Options, VMRenderer, error_path, flatten, render_each
 from .yamlio import Document
 
 RESOURCE_LIST_KIND = "ResourceList"
@@ -28,9 +28,6 @@ CONFIG_KIND = "Render"
 # Annotations kustomize and kpt use to track an item back to its file; a VMI that replaces a VM keeps them.
 _TRACKING_PREFIXES = ("config.kubernetes.io/", "internal.config.kubernetes.io/", "config.k8s.io/",
                       "kustomize.config.k8s.io/")
-_USED_KINDS = frozenset((VM_KIND, *INDEXED_KINDS))
-_PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
-_INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.io/index")
 
 
 @dataclass(frozen=True)
@@ -65,10 +62,11 @@ class Finding:
 
 @dataclass
 class Outcome:
-    """Output items in input order, and every finding."""
+    """Output items in input order, every finding, and the warnings of loading the catalog."""
 
     items: list[Any] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    notices: tuple[Notice, ...] = ()
 
 
 def is_resource_list(data: Any) -> bool:
@@ -84,8 +82,14 @@ def open_input(docs: list[Document]) -> Envelope:
     items = [] if rl.get("items") is None else rl["items"]
     if not isinstance(items, list):
         raise InputError("ResourceList items must be a list", where.locate(("items",)))
-    found = [Document(item, where.source, i, where.line, where.col) for i, item in enumerate(items)]
+    found = [_item(where, item, i) for i, item in enumerate(items)]
     return Envelope(found, rl.get("functionConfig"), rl)
+
+
+def _item(rl: Document, item: Any, i: int) -> Document:
+    """Item ``i`` of the ResourceList ``rl``, located where it starts in the input."""
+    start = rl.locate(("items", i))
+    return Document(item, rl.source, i, start.line, start.col)
 
 
 def settings_from(config: Any, where: Location) -> Settings:
@@ -136,41 +140,18 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
     return value
 
 
-def cluster_config(named: Document | None, items: list[Document], arch: str | None) -> ClusterConfig:
-    """The configuration of ``kubevirtConfig``, else of a KubeVirt CR among the items; then ``arch``."""
-    return config_from(named, items, arch)
-
-
-def transform(items: list[Document], catalog_docs: list[Document], config: ClusterConfig,
-              settings: Settings, builtin: Any = None) -> Outcome:
-    """Every item rendered in place; ``builtin`` is the built-in catalog's lookup (None: none).
+def transform(envelope: Envelope, inputs: Inputs, settings: Settings) -> Outcome:
+    """Every item rendered in place, from ``inputs`` gathered with the items as its ``given`` documents.
 
     Catalog objects are loaded as ``render`` loads them (conversion, KubeVirt's object webhooks); a
     problem with one of them is reported against its item.
     """
-    outcome = Outcome([doc.data for doc in items])
-    good: list[int] = []
-    for i, doc in enumerate(items):
-        if not isinstance(doc.data, dict) or doc.data.get("kind") not in _USED_KINDS:
-            continue  # not ours to judge: kpt also sends a package's Kptfile and kustomization.yaml
-        try:
-            check_document(doc)
-            good.append(i)
-        except InputError as exc:
-            outcome.findings.append(Finding(exc, i))
-    checked: list[Document] = []
-    for doc in catalog_docs:
-        try:
-            check_document(doc)
-            checked.append(doc)
-        except InputError as exc:
-            outcome.findings.append(Finding(exc))
-    use_builtin = builtin if config.common_instancetypes else None
-    loaded = load_catalog(checked + [items[i] for i in good], settings.namespace, use_builtin)
-    position = {id(items[i]): i for i in good}
-    outcome.findings.extend(Finding(p, position.get(id(d))) for p, d in zip(loaded.problems, loaded.blamed,
-                                                                            strict=True))
-    _render_into(outcome, [items[i] for i in good], good, loaded.catalog, config, settings)
+    outcome = Outcome([doc.data for doc in envelope.items], notices=inputs.notices)
+    position = {id(doc): i for i, doc in enumerate(envelope.items)}
+    outcome.findings.extend(Finding(p, position.get(id(d)) if d is not None else None)
+                            for p, d in zip(inputs.problems, inputs.blamed, strict=True))
+    good = [doc for doc in inputs.documents if id(doc) in position]
+    _render_into(outcome, good, [position[id(doc)] for doc in good], inputs.catalog, inputs.config, settings)
     return outcome
 
 
@@ -200,42 +181,3 @@ def _keep_placement(original: dict[str, Any], rendered: dict[str, Any]) -> dict[
     if tracking:
         meta["annotations"] = {**tracking, **(meta.get("annotations") or {})}
     return rendered
-
-
-def results(findings: list[Finding], items: list[Any]) -> list[dict[str, Any]]:
-    """``findings`` as KRM ``results``: message, severity, resourceRef, field path and file."""
-    return [_result(f, items[f.item] if f.item is not None else None) for f in findings]
-
-
-def _result(finding: Finding, item: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"message": finding.error.message, "severity": "error"}
-    if not isinstance(item, dict):
-        return out
-    meta = _mapping(item.get("metadata"))
-    ref = {"apiVersion": item.get("apiVersion"), "kind": item.get("kind"), "name": meta.get("name"),
-           "namespace": meta.get("namespace")}
-    out["resourceRef"] = {k: v for k, v in ref.items() if isinstance(v, str) and v}
-    if finding.path:
-        out["field"] = {"path": ".".join(str(p) for p in finding.path)}
-    annotations = _mapping(meta.get("annotations"))
-    path = next((annotations[a] for a in _PATH_ANNOTATIONS if a in annotations), None)
-    if isinstance(path, str):
-        index = str(next((annotations[a] for a in _INDEX_ANNOTATIONS if a in annotations), ""))
-        out["file"] = {"path": path, **({"index": int(index)} if index.isdigit() else {})}
-    return out
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def output(envelope: Envelope, outcome: Outcome) -> list[Any]:
-    """The documents to write: the ResourceList with its items and results, or the items of a stream."""
-    if envelope.resource_list is None:
-        return outcome.items
-    earlier = envelope.resource_list.get("results")
-    new = (earlier if isinstance(earlier, list) else []) + results(outcome.findings, outcome.items)
-    rl = {**envelope.resource_list, "items": outcome.items}
-    if new:
-        rl["results"] = new
-    return [rl]

@@ -26,6 +26,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ToolError
+
 Op = dict[str, Any]
 
 
@@ -46,6 +48,26 @@ def make_patch(old: Any, new: Any) -> list[Op]:
     out: list[Op] = []
     _diff(old, new, "", out)
     return out
+
+
+class PatchError(ToolError):
+    """A patch that does not turn the document into its target: a bug of ours, never printed."""
+
+
+def checked_patch(old: Any, new: Any) -> list[Op]:
+    """:func:`make_patch`, applied to a copy of ``old`` by the ``jsonpatch`` library (an independent RFC 6902
+    implementation, as kustomize and ``kubectl patch`` are) and compared with ``new``; PatchError when the
+    result differs, so that a wrong patch is refused rather than printed."""
+    import jsonpatch
+
+    ops = make_patch(old, new)
+    try:
+        patched = jsonpatch.apply_patch(old, ops)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:
+        raise PatchError(f"the patch does not apply ({exc})") from None
+    if not _same(patched, new):
+        raise PatchError("the patch does not reproduce the expansion")
+    return ops
 
 
 def escape(token: str) -> str:

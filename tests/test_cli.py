@@ -1,7 +1,8 @@
 """The command line, end to end: exact stdout, stderr and exit status for each case in testdata/cli/cases.
 
-Each case directory holds ``args`` (one line, run from testdata/cli) and the expected ``stdout``, ``stderr``
-and ``exit``; ``--update-goldens`` rewrites them. A few cases also run through the installed executable,
+Each case directory holds ``args`` (one line, run from testdata/cli), optionally ``env`` (``NAME=value``
+lines set for the run), and the expected ``stdout``, ``stderr`` and ``exit``; ``--update-goldens`` rewrites
+them. A few cases also run through the installed executable,
 and the conformance runner is run against it on a sample of the corpus.
 """
 
@@ -24,12 +25,19 @@ CLI_DATA = TESTDATA / "cli"
 CASES = sorted(p.name for p in (CLI_DATA / "cases").iterdir())
 
 
-def run_case(args: list[str]) -> tuple[str, str, int]:
+def case_env(folder: Path) -> dict[str, str]:
+    path = folder / "env"
+    lines = path.read_text().splitlines() if path.exists() else []
+    return dict(line.split("=", 1) for line in lines if line)
+
+
+def run_case(args: list[str], env: dict[str, str] | None = None) -> tuple[str, str, int]:
     runner = CliRunner()
     cwd = os.getcwd()
     os.chdir(CLI_DATA)
     try:
-        result = runner.invoke(main_group, args, prog_name="kubectl instancetype")
+        result = runner.invoke(main_group, args, prog_name="kubectl instancetype", env={"GITHUB_ACTIONS": None,
+                                                                                       **(env or {})})
     finally:
         os.chdir(cwd)
     return result.stdout, result.stderr, result.exit_code
@@ -39,7 +47,7 @@ def run_case(args: list[str]) -> tuple[str, str, int]:
 def test_cli_case(case: str, update_goldens: bool) -> None:
     folder = CLI_DATA / "cases" / case
     args = shlex.split((folder / "args").read_text())
-    stdout, stderr, status = run_case(args)
+    stdout, stderr, status = run_case(args, case_env(folder))
     actual = {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}
     if update_goldens:
         for name, text in actual.items():
@@ -56,12 +64,13 @@ def _executable() -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", ["example-yaml", "conflict", "syntax", "usage"])
+@pytest.mark.parametrize("case", ["example-yaml", "conflict", "syntax", "usage", "github-annotations"])
 def test_installed_executable(case: str) -> None:
     """The console script gives byte for byte what the in-process run gives."""
     folder = CLI_DATA / "cases" / case
     args = shlex.split((folder / "args").read_text())
-    proc = subprocess.run([_executable(), *args], cwd=CLI_DATA, capture_output=True, text=True)
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"} | case_env(folder)
+    proc = subprocess.run([_executable(), *args], cwd=CLI_DATA, capture_output=True, text=True, env=env)
     assert proc.stdout == (folder / "stdout").read_text()
     assert proc.returncode == int((folder / "exit").read_text())
     if case != "usage":  # click names the program after argv[0] in usage errors

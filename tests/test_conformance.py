@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from conftest import CONFORMANCE
 
-from kubectl_instancetype.cli.options import CatalogOptions, InputOptions
-from kubectl_instancetype.cli.session import build_session
+from kubectl_instancetype.cli.inputs import FILES
+from kubectl_instancetype.cli.render import vm_renderer
 from kubectl_instancetype.errors import KubeVirtError
+from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.render import Options, render
-from kubectl_instancetype.yamlio import DEFAULT_LIMITS
 
 CASES = CONFORMANCE / "cases"
 RUNNER = CONFORMANCE / "runner.py"
@@ -38,11 +38,9 @@ ALL_CASES = sorted(p.name for p in CASES.iterdir()) if CASES.exists() else []
 
 def render_case(case: Path, vmi: bool) -> tuple[Any, list[str]]:
     """The rendered VM (or VMI) of a case and the error messages, loaded and rendered as the CLI does it."""
-    inputs = InputOptions((str(case / "input.yaml"),), False, "default", DEFAULT_LIMITS)
-    session = build_session(inputs, CatalogOptions((), False, None, None))
-    assert not session.problems, [p.message for p in session.problems]
-    result = render(session.documents, session.catalog, Options(config=session.config),
-                    session.vm_renderer(vmi))
+    loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
+    assert not loaded.problems, [p.message for p in loaded.problems]
+    result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(vmi))
     wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"
     outputs = [i.rendered for i in result.items if isinstance(i.rendered, dict)]
     rendered = next((doc for doc in outputs if doc.get("kind") == wanted), None)

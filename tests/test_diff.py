@@ -93,13 +93,29 @@ def test_vm_edits_moves_additions_and_removals(repo: Path) -> None:
     assert "| `team-a/db` | acme.large → acme.small | acme.linux | 8 → 2 | 32Gi → 4Gi | changed (vm) |" in table
 
 
-def test_a_vm_that_fails_in_the_working_tree_is_an_error(repo: Path) -> None:
+def test_a_vm_that_fails_in_the_working_tree_is_a_finding(repo: Path) -> None:
+    """Exit 1, as render gives for the same VM: KubeVirt refuses it; the input itself is fine."""
     edit(repo / "vms" / "team-a" / "db.yaml", "name: acme.large", "name: acme.missing")
     result = run(*ARGS)
-    assert result.exit_code == 3
+    assert result.exit_code == 1
     assert "VirtualMachine team-a/db (vms/team-a/db.yaml): failing (vm)" in result.stdout
     assert result.stderr.startswith("vms/team-a/db.yaml:")
     assert "acme.missing" in result.stderr
+
+
+def test_junit_report_has_a_case_per_vm_of_the_working_tree(repo: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    edit(repo / "vms" / "team-a" / "db.yaml", "name: acme.large", "name: acme.missing")
+    result = run(*ARGS, "--junit-xml", "report.xml")
+    assert result.exit_code == 1
+    suite = ET.parse("report.xml").getroot().find("testsuite")
+    assert suite is not None and suite.get("name") == "kubectl-instancetype diff"
+    failing = {c.get("name"): c.find("failure") for c in suite}
+    assert failing["VirtualMachine default/web"] is None, list(failing)
+    failure = failing["VirtualMachine team-a/db"]
+    assert failure is not None and "acme.missing" in (failure.get("message") or "")
+    assert (failure.text or "").startswith("vms/team-a/db.yaml:")
 
 
 def test_other_yaml_in_the_tree_is_not_rendered(repo: Path) -> None:
@@ -112,7 +128,26 @@ def test_other_yaml_in_the_tree_is_not_rendered(repo: Path) -> None:
 def test_a_bad_base_is_a_usage_error(repo: Path) -> None:
     result = run("--base", "no-such-rev", "vms")
     assert result.exit_code == 2
-    assert "git rev-parse" in result.stderr
+    assert result.stderr.endswith(
+        "Error: --base no-such-rev: not a commit here (git rev-parse: fatal: Needed a single revision)\n")
+
+
+def test_without_an_upstream_the_base_is_head_and_a_note_says_how_to_choose(repo: Path) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 4Gi", "guest: 8Gi")
+    result = run("vms", "--catalog", "catalog", "--no-builtin-catalog")
+    assert result.exit_code == 1  # the uncommitted change still shows
+    assert result.stderr == ("note: the base is HEAD itself (no upstream branch such as origin/HEAD or origin/main): "
+                             "only uncommitted changes are compared; give --base REV, e.g. --base HEAD~1\n")
+
+
+def test_the_comment_cap_is_an_option(repo: Path) -> None:
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 4Gi", "guest: 8Gi")
+    edit(repo / "catalog" / "instancetypes.yaml", "guest: 32Gi", "guest: 64Gi")
+    whole = run(*ARGS, "--format", "markdown").stdout
+    capped = run(*ARGS, "--format", "markdown", "--max-comment-chars", "1000").stdout
+    assert len(whole) > 1000 >= len(capped) and whole.count("<details>") == 2 > capped.count("<details>")
+    left_out = 2 - capped.count("<details>")
+    assert f"{left_out} of 2 diffs left out to keep this comment within 1,000 characters" in capped
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:

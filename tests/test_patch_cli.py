@@ -117,3 +117,26 @@ def test_output_pasted_under_kustomize_patches(tmp_path: Path) -> None:
     by_name = {(d["kind"], d["metadata"]["name"]): d for d in built_docs}
     for doc in written:
         assert canonical(by_name[(doc["kind"], doc["metadata"]["name"])]) == canonical(doc)
+
+
+def test_a_patch_that_would_not_give_the_expansion_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """-o patch applies each patch with jsonpatch before printing it: a wrong one is an error, not output."""
+    import kubectl_instancetype.patch as patch
+
+    real = patch.make_patch
+    monkeypatch.setattr(patch, "make_patch", lambda old, new: real(old, new)[:-1])
+    result = run("-f", str(REPO / "vms" / "team-a" / "db.yaml"), "--catalog", str(REPO / "catalog"),
+                 "--no-builtin-catalog")
+    assert result.exit_code == 3
+    assert result.stdout == "[]\n"
+    assert result.stderr.endswith("error: VirtualMachine team-a/db: the patch does not reproduce the expansion; "
+                                  "not printed\n"), result.stderr
+
+
+def test_a_patch_that_does_not_apply_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kubectl_instancetype.patch as patch
+
+    monkeypatch.setattr(patch, "make_patch", lambda old, new: [{"op": "remove", "path": "/no/such/field"}])
+    result = run("-f", str(REPO / "vms" / "team-a" / "db.yaml"), "--catalog", str(REPO / "catalog"),
+                 "--no-builtin-catalog")
+    assert result.exit_code == 3 and "the patch does not apply" in result.stderr

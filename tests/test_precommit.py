@@ -8,6 +8,7 @@ index pip is configured with), once per test session.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -31,7 +32,7 @@ pytestmark = [
 def test_manifest_is_valid_and_names_both_hooks() -> None:
     hooks = load_stream((ROOT / ".pre-commit-hooks.yaml").read_text(), "hooks")[0].data
     assert [h["id"] for h in hooks] == ["instancetype-check", "instancetype-render"]
-    assert all(h["types"] == ["yaml"] and h["language"] == "python" for h in hooks)
+    assert all(h["types_or"] == ["yaml", "json"] and h["language"] == "python" for h in hooks)
     subprocess.run([*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], check=True)
 
 
@@ -73,6 +74,18 @@ def test_try_repo_check_fails_render_fixes_check_passes(repo: Path, home: Path) 
     passing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check")
     assert passing.returncode == 0, passing.stdout + passing.stderr
     commit(repo)
+
+
+def test_the_hooks_take_json_files(repo: Path, home: Path) -> None:
+    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "api"},
+          "spec": {"instancetype": {"name": "acme.small"}, "runStrategy": "Always",
+                   "template": {"spec": {"domain": {"devices": {}}}}}}
+    (repo / "vms" / "api.json").write_text(json.dumps(vm, indent=2) + "\n")
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    failing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check", "--files", "vms/api.json",
+                       "catalog/instancetypes.yaml")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "vms/api.json\n" in failing.stdout and "1 file would be rewritten" in failing.stdout
 
 
 CONFIG = """\

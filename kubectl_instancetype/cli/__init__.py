@@ -27,13 +27,20 @@ COMMANDS: dict[str, str] = {
     "diff": "diff:diff",
 }
 
-EXIT_CODES_HELP = """\b
-Exit status:
-  0  success (nothing to report, nothing to change)
-  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object;
-     with --check: files would change; diff: expansions changed
-  2  usage error
-  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)"""
+def exit_codes_help(*findings: str) -> str:
+    """The exit-status table every command's --help ends with: the same meanings for every command, with
+    what else counts as a finding for this one (its own options only)."""
+    also = "".join(f";\n     {finding}" for finding in findings)
+    return ("\b\nExit status (the same for every command):\n"
+            "  0  success (nothing to report, nothing to change)\n"
+            f"  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object{also}\n"
+            "  2  usage error\n"
+            "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)\n"
+            "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
+            "also as ::error/::warning workflow annotations.")
+
+
+EXIT_CODES_HELP = exit_codes_help()
 
 
 class LazyGroup(click.Group):
@@ -64,7 +71,7 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-    epilog=EXIT_CODES_HELP,
+    epilog=exit_codes_help("render --check: files would change; diff: a VM's expansion changes"),
 )
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and the built-in catalog's revision, and exit.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -16,34 +17,51 @@ import click
 from ..catalog.listing import Listed, listed, pick, resolve_kind, resource_name, selected, table
 from ..catalog.selector import parse_selector
 from ..errors import EXIT_FINDINGS, ToolError, UsageError
+from ..inputs import Inputs
+from ..reporters import RunResult
 from ..yamlio import DEFAULT_LIMITS
-from . import EXIT_CODES_HELP
+from . import EXIT_CODES_HELP, exit_codes_help
 from .complete import catalog_names
-from .options import CatalogOptions, InputOptions, report
-from .session import Session, build_session
+from .options import (
+    CatalogOptions,
+    InputOptions,
+    builtin_enabled,
+    catalog_option,
+    exclude_option,
+    filename_option,
+    load,
+    namespace_option,
+    no_builtin_option,
+)
+from .report import finish, report
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
+@dataclass(frozen=True)
+class Sources:
+    """What ``catalog list|show`` read: the inputs, and whether the built-in catalog is in play."""
+
+    inputs: Inputs
+    builtin: bool
+    namespace: str
+
+
 def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--catalog``, ``-f`` (optional here), ``-n`` and ``--no-builtin-catalog``, as one Session."""
-    @click.option("--catalog", "catalogs", multiple=True, metavar="SOURCE",
-                  help="A file, a directory (recursive), - or an http(s) URL (pin it with #sha256=<hex>); "
-                       "repeatable.")
-    @click.option("-f", "--filename", "filenames", multiple=True, metavar="SOURCE",
-                  help="More sources, read as render reads -f (repeatable).")
-    @click.option("-n", "--namespace", default="default", show_default=True,
-                  help="Namespace of namespaced objects that do not name one.")
-    @click.option("--no-builtin-catalog", "no_builtin", is_flag=True,
-                  help="Leave out the built-in common-instancetypes catalog.")
+    """``--catalog``, ``-f`` (optional here), ``--exclude``, ``-n`` and ``--no-builtin-catalog``, read."""
+    @catalog_option(metavar="SOURCE", help="A file, a directory (recursive), - or an http(s) URL (pin it with "
+                                           "#sha256=<hex>); repeatable.")
+    @filename_option(help="More sources, read as render reads -f (repeatable).", metavar="SOURCE")
+    @exclude_option
+    @namespace_option()
+    @no_builtin_option
     @functools.wraps(func)
-    def wrapper(*args: Any, catalogs: tuple[str, ...], filenames: tuple[str, ...], namespace: str,
-                no_builtin: bool, **kwargs: Any) -> Any:
-        root = click.get_current_context().find_root()
-        builtin = not (no_builtin or root.params.get("no_builtin_catalog"))
-        inputs = InputOptions(filenames, True, namespace, DEFAULT_LIMITS)
-        session = build_session(inputs, CatalogOptions(catalogs, builtin, None, None))
-        return func(*args, session=session, builtin=builtin, namespace=namespace, **kwargs)
+    def wrapper(*args: Any, catalogs: tuple[str, ...], filenames: tuple[str, ...], exclude: tuple[str, ...],
+                namespace: str, no_builtin: bool, **kwargs: Any) -> Any:
+        builtin = builtin_enabled(no_builtin)
+        inputs = InputOptions(filenames, True, namespace, DEFAULT_LIMITS, exclude=exclude)
+        loaded = load(inputs, CatalogOptions(catalogs, builtin, None, None))
+        return func(*args, sources=Sources(loaded, builtin, namespace), **kwargs)
 
     return wrapper
 
@@ -66,7 +84,7 @@ def catalog() -> None:
               help="Label selector: =, ==, !=, in (…), notin (…), key, !key, >, < (comma-separated, all must hold).")
 @click.option("-o", "--output", type=click.Choice(["wide", "yaml", "json", "name"]),
               help="wide: more columns; yaml/json: a v1 List of the objects; name: kind/name per line.")
-def list_command(session: Session, builtin: bool, namespace: str, selector: str, output: str | None) -> None:
+def list_command(sources: Sources, selector: str, output: str | None) -> None:
     """List instancetypes and preferences: NAME, KIND, CPU, MEMORY, CLASS and SOURCE (file or built-in).
 
     A cluster-scoped object of a source replaces the built-in one of the same kind and name.
@@ -77,24 +95,24 @@ def list_command(session: Session, builtin: bool, namespace: str, selector: str,
       kubectl instancetype catalog list -l 'instancetype.kubevirt.io/class in (general.purpose,overcommitted)' -o wide
       kubectl instancetype catalog list --catalog catalog/ -l '!instancetype.kubevirt.io/hugepages' -o name
     """
+    loaded = sources.inputs
     try:
-        items = selected(_objects(session, builtin), parse_selector(selector))
+        items = selected(_objects(sources), parse_selector(selector))
     except UsageError as exc:
-        session.problems.append(exc)
-        sys.exit(report(session.problems, session.warnings))
-    status = report(session.problems, session.warnings)
+        finish(RunResult((*loaded.problems, exc), loaded.notices))
+    status = report(RunResult(loaded.problems, loaded.notices))
     _print_list(items, output)
     sys.exit(status)
 
 
-@catalog.command("show", context_settings=CONTEXT, epilog=EXIT_CODES_HELP)
+@catalog.command("show", context_settings=CONTEXT, epilog=exit_codes_help("no object of that name"))
 @source_options
 @click.argument("name", shell_complete=catalog_names)
 @click.option("--kind", metavar="KIND",
               help="VirtualMachineClusterInstancetype, …, a resource or short name (vmcf, vmcp, vmf, vmp); "
                    "default: the cluster-scoped object, as a matcher without a kind takes it.")
 @click.option("-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-def show_command(session: Session, builtin: bool, namespace: str, name: str, kind: str | None, output: str) -> None:
+def show_command(sources: Sources, name: str, kind: str | None, output: str) -> None:
     """Print one instancetype or preference as the render uses it (v1alpha objects converted).
 
     \b
@@ -103,24 +121,24 @@ def show_command(session: Session, builtin: bool, namespace: str, name: str, kin
       kubectl instancetype catalog show fedora --kind preference -o json
       kubectl instancetype catalog show my-size --catalog catalog/ --kind VirtualMachineInstancetype -n team-a
     """
+    problems = sources.inputs.problems
     try:
-        item = pick(_objects(session, builtin), name, resolve_kind(kind) if kind else None, namespace)
+        item = pick(_objects(sources), name, resolve_kind(kind) if kind else None, sources.namespace)
     except UsageError as exc:
-        session.problems.append(exc)
-        item = None
-    if item is None and not session.problems:
-        session.problems.append(_not_found(name, kind))
-    status = report(session.problems, session.warnings)
+        problems, item = (*problems, exc), None
+    if item is None and not problems:
+        problems += (_not_found(name, kind),)
+    status = report(RunResult(problems, sources.inputs.notices))
     if item is not None:
         _print_objects([item.obj], output, single=True)
     sys.exit(status)
 
 
-def _objects(session: Session, builtin: bool) -> list[Listed]:
+def _objects(sources: Sources) -> list[Listed]:
     objects: Any = None
-    if builtin:
+    if sources.builtin:
         from ..catalog.builtin import objects
-    return listed(session.catalog, objects)
+    return listed(sources.inputs.catalog, objects)
 
 
 def _not_found(name: str, kind: str | None) -> ToolError:

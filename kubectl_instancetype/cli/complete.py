@@ -69,13 +69,13 @@ def _takes_manifests(param: click.Parameter) -> bool:
 def names_in_scope(ctx: click.Context, kinds: Iterable[str]) -> list[str]:
     """Names of objects of ``kinds`` in the catalogs the command line being completed would use."""
     from ..catalog.builtin import names
-    from ..yamlio import DEFAULT_LIMITS
-    from .inputs import load_sources
+    from ..inputs import JUDGE_NONE, Request, gather
+    from .inputs import FILES
 
     wanted = set(kinds)
     files = _local(ctx.params.get("filenames"))
-    docs = load_sources(files, bool(ctx.params.get("recursive", True)), DEFAULT_LIMITS, [])
-    docs += load_sources(_local(ctx.params.get("catalogs")), True, DEFAULT_LIMITS, [])
+    docs = [*gather(Request(files, bool(ctx.params.get("recursive", True)), judge=JUDGE_NONE), FILES).documents,
+            *gather(Request(_local(ctx.params.get("catalogs")), True, judge=JUDGE_NONE), FILES).documents]
     found = {_name(doc.data) for doc in docs if isinstance(doc.data, dict) and doc.data.get("kind") in wanted}
     if not (ctx.params.get("no_builtin") or ctx.find_root().params.get("no_builtin_catalog")):
         found.update(name for kind in wanted for name in names(kind))

@@ -9,50 +9,74 @@ did not change still shows up when the instancetype or preference it references 
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import click
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, ToolError
+from ..errors import EXIT_INPUT, KubeVirtError, Location, Notice, ToolError
 from ..gitops import report as views
 from ..gitops.relevance import relevant
 from ..gitops.vmdiff import VMChange, VMState, compare, vm_states
+from ..inputs import excluded
 from ..render import Options
 from ..render import render as render_documents
+from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
-from . import EXIT_CODES_HELP
+from . import exit_codes_help
 from .inputs import expand_paths, read_text
-from .options import CatalogOptions, InputOptions, catalog_options
-from .session import build_session
+from .options import CatalogOptions, InputOptions, catalog_options, exclude_option, junit_option, load, namespace_option
+from .report import finish
 
 DEFAULT_BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "upstream/main", "main", "master")
 
 
 def git(*args: str, stdin: str | None = None) -> str:
     """The output of a git command; UsageError with git's own message when it fails."""
+    proc = _git(*args, stdin=stdin)
+    if proc.returncode:
+        raise click.UsageError(f"git {args[0]}: {_said(proc)}")
+    return proc.stdout
+
+
+def _git(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     try:
-        proc = subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8")
+        return subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8")
     except FileNotFoundError:
         raise click.UsageError("git is not installed") from None
-    if proc.returncode:
-        raise click.UsageError(f"git {args[0]}: {proc.stderr.strip()}")
-    return proc.stdout
+
+
+def _said(proc: subprocess.CompletedProcess[str]) -> str:
+    """What git said on stderr (its last line), or its exit status when it said nothing."""
+    lines = proc.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {proc.returncode}"
 
 
 def base_revision(base: str | None) -> str:
     """--base as a commit, or the merge base of HEAD with the upstream default branch."""
     if base is not None:
-        git("rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
+        proc = _git("rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}")
+        if proc.returncode:
+            raise click.UsageError(f"--base {base}: not a commit here (git rev-parse: {_said(proc)})")
         return base
     for branch in DEFAULT_BRANCHES:
-        if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}"],
-                          capture_output=True).returncode == 0:
+        if _git("rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}").returncode == 0:
             return git("merge-base", "HEAD", branch).strip()
     raise click.UsageError("no upstream default branch (origin/HEAD, main, master): give --base REV")
+
+
+def _same_as_head(rev: str) -> Notice | None:
+    """A note when the default base is HEAD itself: only uncommitted changes can show, say how to do more."""
+    head = _git("rev-parse", "--verify", "--quiet", "HEAD").stdout.strip()
+    if head and git("rev-parse", f"{rev}^{{commit}}").strip() == head:
+        return Notice("the base is HEAD itself (no upstream branch such as origin/HEAD or origin/main): only "
+                      "uncommitted changes are compared; give --base REV, e.g. --base HEAD~1", severity="note")
+    return None
 
 
 def _files_at(rev: str, paths: tuple[str, ...]) -> dict[str, str]:
@@ -95,51 +119,67 @@ def checked_out(rev: str, paths: tuple[str, ...]) -> Iterator[None]:
             os.chdir(here)
 
 
-def _inputs(paths: tuple[str, ...], namespace: str) -> InputOptions:
+def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) -> InputOptions:
     """The files of ``paths`` that hold Kubernetes objects the render uses (named files always count)."""
     files: list[str] = []
     for path in paths:
         if not os.path.exists(path):
             continue
         for source in expand_paths((path,), True):
+            if excluded(source, exclude):
+                continue
             with contextlib.suppress(ToolError):
                 if not os.path.isdir(path) or relevant(read_text(source)):
                     files.append(source.path)
     return InputOptions(tuple(files), False, namespace, DEFAULT_LIMITS)
 
 
-def _side(paths: tuple[str, ...], namespace: str, catalogs: CatalogOptions,
-          problems: list[ToolError]) -> dict[tuple[str, str], VMState]:
-    """Every VM under ``paths`` in the current directory, rendered; problems are collected."""
-    inputs = _inputs(paths, namespace)
+@dataclass(frozen=True)
+class Side:
+    """Every VM of one revision, rendered, and what reading that revision found."""
+
+    states: dict[tuple[str, str], VMState]
+    problems: tuple[ToolError, ...]
+    notices: tuple[Notice, ...]
+
+
+def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions) -> Side:
+    """Every VM under ``paths`` in the current directory, rendered."""
+    inputs = _inputs(paths, namespace, exclude)
     present = CatalogOptions(tuple(c for c in catalogs.catalogs if os.path.exists(c)), catalogs.builtin,
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
                              os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch)
-    session = build_session(inputs, present)
-    result = render_documents(session.documents, session.catalog, Options(namespace, session.config))
-    problems.extend(session.problems + result.problems)
-    return vm_states(result.items, result.problems, namespace)
+    loaded = load(inputs, present)
+    result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config))
+    problems = loaded.problems + tuple(result.problems)
+    return Side(vm_states(result.items, result.problems, namespace), problems, loaded.notices)
 
 
-FORMATS = {"text": views.text, "markdown": views.markdown, "json": views.as_json}
+FORMATS = ("json", "markdown", "text")
 
 
-@click.command(epilog=EXIT_CODES_HELP.replace("with --check: files would change", "a VM's expansion changes"),
+@click.command(epilog=exit_codes_help("a VM's expansion changes"),
                context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--base", metavar="REV", help="The git revision to compare with (default: the merge base of HEAD "
                                             "with the upstream default branch).")
-@click.option("-n", "--namespace", default="default", show_default=True,
-              help="Namespace of objects that do not name one.")
+@namespace_option()
+@exclude_option
 @catalog_options
-@click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for a terminal, markdown for a pull-request comment, json for tools.")
-def diff(paths: tuple[str, ...], base: str | None, namespace: str, catalogs: CatalogOptions, fmt: str) -> None:
+@click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
+              show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
+                                      "do not fit are left out with a note (the summary table stays whole).")
+@junit_option
+def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
+         catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None) -> None:
     """Show how each VirtualMachine's expansion changes between REV and the working tree.
 
     PATHs (default: the current directory) are files and directories, searched recursively for
     manifests; --catalog paths are read at each revision too. A VM whose file did not change is shown
-    when what it references did (a catalog bump). Exit 0: no VM changes; 1: some do; 3: errors.
+    when what it references did (a catalog bump). Problems of the base revision are shown, prefixed
+    with it; only those that make it unreadable count for the exit status.
 
     \b
     Examples:
@@ -148,24 +188,48 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, catalogs: Cat
     """
     paths = paths or (".",)
     rev = base_revision(base)
+    same = _same_as_head(rev) if base is None else None
     label = base or git("rev-parse", "--short", rev).strip()
-    base_problems: list[ToolError] = []
     with checked_out(rev, paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config
                                                        else ())):
-        before = _side(paths, namespace, catalogs, base_problems)
-    problems: list[ToolError] = []
-    after = _side(paths, namespace, catalogs, problems)
-    changes = compare(before, after, label)
-    sys.stdout.write(FORMATS[fmt](changes, label))
-    sys.exit(_status(changes, base_problems, problems, label))
+        before = _side(paths, namespace, exclude, catalogs)
+    after = _side(paths, namespace, exclude, catalogs)
+    changes = compare(before.states, after.states, label)
+    if fmt == "markdown":
+        sys.stdout.write(views.markdown(changes, label, cap))
+    else:
+        sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
+    at_base = tuple(_at_base(p, label) for p in before.problems)
+    unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
+    notices = after.notices + ((same,) if same else ())
+    result = RunResult(unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
+                       shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
+                       checked=_checked(changes, after.problems))
+    finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
 
 
-def _status(changes: list[VMChange], base_problems: list[ToolError], problems: list[ToolError], label: str) -> int:
-    """Problems of the working tree are errors; those of the base only warnings, unless it could not be read."""
-    for problem in base_problems:
-        click.echo(f"{label}:{problem.render()}", err=True)
-    for problem in problems:
-        click.echo(problem.render(), err=True)
-    if problems or any(p.exit_code == EXIT_INPUT for p in base_problems):
-        return EXIT_INPUT
-    return EXIT_FINDINGS if any(c.status != "unchanged" for c in changes) else EXIT_OK
+def _at_base(problem: ToolError, label: str) -> ToolError:
+    """``problem`` of the base revision, its path prefixed with the revision (``main:vms/a.yaml:3:1``)."""
+    clone = copy.copy(problem)
+    if problem.location is not None:
+        where = problem.location
+        clone.location = Location(f"{label}:{where.path}", where.line, where.col)
+    else:
+        clone.message = f"{label}: {problem.message}"
+    return clone
+
+
+def _checked(changes: list[VMChange], problems: tuple[ToolError, ...]) -> tuple[Checked, ...]:
+    """One JUnit case per VM of the working tree: failing with its problem when KubeVirt refuses it."""
+    by_message = {p.message: p for p in problems}
+    out: list[Checked] = []
+    for change in changes:
+        if change.after is None:
+            continue
+        label = f"VirtualMachine {change.namespace}/{change.name}"
+        problem = None
+        if change.after.error:
+            message = f"{label}: {change.after.error}"
+            problem = by_message.get(message) or KubeVirtError(message)
+        out.append(Checked(label, change.after.source, problem))
+    return tuple(out)

@@ -1,9 +1,9 @@
 """Reading ``-f`` and ``--catalog`` sources: files, directories (``-R``), stdin and http(s) URLs.
 
-Both options read through the same functions, so a source means the same thing wherever it is named:
-multi-document streams with or without a leading ``---`` (the published common-instancetypes bundles),
-``kind: List`` (flattened later), JSON. This is the I/O edge: everything here opens files or fetches URLs;
-everything it returns is plain documents.
+This is the I/O edge of the inputs layer (:mod:`kubectl_instancetype.inputs`): :data:`FILES` lists and
+reads sources for it, so that a source means the same thing wherever it is named: multi-document streams
+with or without a leading ``---`` (the published common-instancetypes bundles), ``kind: List`` (flattened
+later), JSON. Everything here opens files or fetches URLs; everything it returns is plain text.
 """
 
 from __future__ import annotations
@@ -11,24 +11,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog.remote import is_url, parse_source
-from ..errors import InputError, Location, ToolError
-from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
+from ..errors import InputError, Location
+from ..inputs import STDIN, STDIN_NAME, Source, Text
+from ..yamlio import DEFAULT_LIMITS
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-STDIN = "-"
-STDIN_NAME = "<stdin>"
-
-
-@dataclass(frozen=True)
-class Source:
-    """One file to read: its path on disk (or ``-``) and the name shown in messages."""
-
-    path: str
-    display: str
+__all__ = ["FILES", "STDIN", "STDIN_NAME", "FileReader", "Source", "expand_paths", "read_text"]
 
 
 def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool = False) -> Iterator[Source]:
@@ -39,13 +30,13 @@ def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool 
     """
     for path in paths:
         if is_url(path):
-            yield Source(path, path.partition("#")[0])
+            yield Source(path, path.partition("#")[0], path)
         elif path == STDIN:
-            yield Source(STDIN, STDIN_NAME)
+            yield Source(STDIN, STDIN_NAME, STDIN)
         elif os.path.isdir(path):
             yield from _directory(Path(path), recursive, follow_symlinks)
         else:
-            yield Source(path, path)
+            yield Source(path, path, path)
 
 
 def _directory(root: Path, recursive: bool, follow_symlinks: bool) -> Iterator[Source]:
@@ -58,7 +49,7 @@ def _directory(root: Path, recursive: bool, follow_symlinks: bool) -> Iterator[S
         if not follow_symlinks and file.is_symlink() and not file.resolve().is_relative_to(inside):
             continue
         if file.is_file():
-            yield Source(str(file), str(file))
+            yield Source(str(file), str(file), str(root))
 
 
 def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warnings: list[str] | None = None) -> str:
@@ -80,15 +71,16 @@ def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warning
         raise InputError(exc.strerror or str(exc), Location(source.display)) from None
 
 
-def load_sources(
-    paths: tuple[str, ...], recursive: bool, limits: Limits, problems: list[ToolError],
-    warnings: list[str] | None = None, follow_symlinks: bool = False,
-) -> list[Document]:
-    """Every document of every source; problems (and warnings, such as unpinned URLs) are collected."""
-    docs: list[Document] = []
-    for source in expand_paths(paths, recursive, follow_symlinks):
-        try:
-            docs.extend(load_stream(read_text(source, limits.max_bytes, warnings), source.display, limits))
-        except InputError as exc:
-            problems.append(exc)
-    return docs
+class FileReader:
+    """The inputs layer's :class:`~kubectl_instancetype.inputs.Reader` over the file system, stdin and URLs."""
+
+    def sources(self, paths: tuple[str, ...], recursive: bool, follow_symlinks: bool) -> Iterator[Source]:
+        return expand_paths(paths, recursive, follow_symlinks)
+
+    def read(self, source: Source, max_bytes: int) -> Text:
+        warnings: list[str] = []
+        text = read_text(source, max_bytes, warnings)
+        return Text(text, warnings[0] if warnings else None)
+
+
+FILES = FileReader()

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import copy
 import sys
-from typing import Any
 
 import click
 
-from ..errors import EXIT_OK, InputError, Location, ToolError
-from ..krm import Envelope, Finding, Outcome, Settings, cluster_config, open_input, output, settings_from, transform
+from ..errors import InputError, Location, ToolError
+from ..inputs import JUDGE_USED, Request, gather
+from ..krm import Envelope, Finding, Settings, open_input, settings_from, transform
+from ..reporters import RunResult
+from ..reporters.krm import output
 from ..yamlio import DEFAULT_LIMITS, Document, load_stream
 from . import EXIT_CODES_HELP
-from .inputs import STDIN, STDIN_NAME, Source, load_sources, read_text
-from .options import CatalogOptions, catalog_options
+from .inputs import FILES, STDIN, STDIN_NAME, Source, read_text
+from .options import CatalogOptions, builtin_catalog, catalog_options, namespace_option
+from .report import finish
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("config_file", required=False, metavar="[CONFIG]", type=click.Path(dir_okay=False))
 @catalog_options
-@click.option("-n", "--namespace", help="Namespace of objects that do not name one (default: default).")
+@namespace_option(default=None)
 @click.option("--vmi", is_flag=True, help="Replace each VirtualMachine by the VirtualMachineInstance a cluster "
                                           "would start.")
 def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None, vmi: bool) -> None:
@@ -40,14 +44,16 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     try:
         envelope, rl_doc = _read_input()
         settings = _settings(config_file, envelope, rl_doc, catalogs, namespace, vmi)
-        outcome = _run(envelope, settings)
     except InputError as exc:
-        click.echo(exc.render(), err=True)
-        sys.exit(exc.exit_code)
+        finish(RunResult((exc,)))
+    request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,
+                      kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED)
+    loaded = gather(request, FILES, envelope.items, builtin_catalog(settings.builtin_catalog))
+    outcome = transform(envelope, loaded, settings)
     from ..yamlio.emit import dump_yaml_all
 
     sys.stdout.write(dump_yaml_all(output(envelope, outcome)))
-    sys.exit(_report(outcome.findings, envelope, rl_doc))
+    finish(RunResult(tuple(_located(f, rl_doc) for f in outcome.findings), outcome.notices), origins=loaded.origins)
 
 
 def _read_input() -> tuple[Envelope, Document | None]:
@@ -76,32 +82,14 @@ def _settings(config_file: str | None, envelope: Envelope, rl_doc: Document | No
 
 def _load_one(path: str) -> Document | None:
     """The first document of ``path``; InputError when it cannot be read."""
-    problems: list[ToolError] = []
-    docs = load_sources((path,), False, DEFAULT_LIMITS, problems)
-    if problems:
-        raise InputError(problems[0].message, problems[0].location)
+    docs = load_stream(FILES.read(Source(path, path, path), DEFAULT_LIMITS.max_bytes).text, path, DEFAULT_LIMITS)
     return docs[0] if docs else None
 
 
-def _run(envelope: Envelope, settings: Settings) -> Outcome:
-    problems: list[ToolError] = []
-    catalog_docs = load_sources(settings.catalogs, True, DEFAULT_LIMITS, problems)
-    named = _load_one(settings.kubevirt_config) if settings.kubevirt_config else None
-    config = cluster_config(named, envelope.items, settings.arch)
-    builtin: Any = None
-    if settings.builtin_catalog:
-        from ..catalog.builtin import find as builtin
-    outcome = transform(envelope.items, catalog_docs, config, settings, builtin)
-    outcome.findings[:0] = [Finding(p) for p in problems]
-    return outcome
-
-
-def _report(findings: list[Finding], envelope: Envelope, rl_doc: Document | None) -> int:
-    """One line per finding on stderr; in a ResourceList, located at the item's field in the input."""
-    for finding in findings:
-        if rl_doc is not None and finding.item is not None:
-            where = rl_doc.locate(("items", finding.item, *finding.path))
-            click.echo(f"{where}: error: {finding.error.message}", err=True)
-        else:
-            click.echo(finding.error.render(), err=True)
-    return max((f.error.exit_code for f in findings), default=EXIT_OK)
+def _located(finding: Finding, rl_doc: Document | None) -> ToolError:
+    """The error of ``finding``; in a ResourceList, located at the item's field in the input."""
+    if rl_doc is None or finding.item is None:
+        return finding.error
+    located = copy.copy(finding.error)
+    located.location = rl_doc.locate(("items", finding.item, *finding.path))
+    return located

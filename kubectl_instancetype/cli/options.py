@@ -1,4 +1,4 @@
-"""Option decorators shared by the commands, and the one place exit statuses are computed."""
+"""Option decorators shared by the commands, each option declared once, and what they add up to."""
 
 from __future__ import annotations
 
@@ -9,19 +9,26 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_OK, ToolError, one_line
+from ..config import ARCHITECTURES
+from ..inputs import Inputs, Request, gather
 from ..yamlio import DEFAULT_LIMITS, Limits
+from .inputs import FILES
+
+FILENAME_HELP = ("A file, a directory, or - for standard input (YAML or JSON; repeatable). Documents that are "
+                 "no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; kustomize's "
+                 "Kustomization and Component files) are skipped with a note.")
 
 
 @dataclass(frozen=True)
 class InputOptions:
-    """What ``-f``/``-R``/``-n`` and the input limits say."""
+    """What ``-f``/``-R``/``-n``/``--exclude`` and the input limits say."""
 
     filenames: tuple[str, ...]
     recursive: bool
     namespace: str
     limits: Limits
     follow_symlinks: bool = False
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -34,58 +41,107 @@ class CatalogOptions:
     arch: str | None
 
 
+def filename_option(required: bool = False, help: str = FILENAME_HELP, metavar: str = "PATH") -> Any:
+    return click.option("-f", "--filename", "filenames", multiple=True, required=required, metavar=metavar,
+                        help=help)
+
+
+recursive_option = click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
+exclude_option = click.option(
+    "--exclude", "exclude", multiple=True, metavar="GLOB",
+    help="Leave out files whose path below the -f directory, base name or a directory on the way matches GLOB "
+         "(* stays within a directory, ** crosses them; repeatable).")
+
+
+def namespace_option(default: str | None = "default") -> Any:
+    return click.option("-n", "--namespace", default=default, show_default=default is not None,
+                        help="Namespace of objects that do not name one" + ("." if default else " (default: default)."))
+
+
 def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
-    """-f/-R/-n, the input limits and --follow-symlinks, handed to the command as ``inputs``.
+    """-f/-R/-n/--exclude, the input limits and --follow-symlinks, handed to the command as ``inputs``.
 
     ``required=False`` for commands that also take positional PATHs.
     """
     if func is None:
         return functools.partial(input_options, required=required)
 
-    @click.option("-f", "--filename", "filenames", multiple=True, required=required, metavar="PATH",
-                  help="A file, a directory, or - for standard input (YAML or JSON; repeatable).")
-    @click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
-    @click.option("-n", "--namespace", default="default", show_default=True,
-                  help="Namespace of objects that do not name one.")
+    @filename_option(required=required)
+    @recursive_option
+    @exclude_option
+    @namespace_option()
     @click.option("--max-nodes", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_nodes, show_default=True,
                   help="Refuse a YAML document with more nodes than this once aliases are expanded.")
     @click.option("--max-input-bytes", type=click.IntRange(min=1), default=DEFAULT_LIMITS.max_bytes,
                   show_default=True, help="Refuse an input stream larger than this.")
     @click.option("--follow-symlinks", is_flag=True,
-                  help="Also read (and with --write, rewrite) symbolic links in directories that lead out of them.")
+                  help="Also read symbolic links in directories that lead out of them.")
     @functools.wraps(func)
-    def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, namespace: str, max_nodes: int,
-                max_input_bytes: int, follow_symlinks: bool, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...], namespace: str,
+                max_nodes: int, max_input_bytes: int, follow_symlinks: bool, **kwargs: Any) -> Any:
         limits = Limits(max_nodes=max_nodes, max_depth=DEFAULT_LIMITS.max_depth, max_bytes=max_input_bytes)
-        return func(*args, inputs=InputOptions(filenames, recursive, namespace, limits, follow_symlinks), **kwargs)
+        options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude)
+        return func(*args, inputs=options, **kwargs)
 
     return wrapper
+
+
+def builtin_enabled(no_builtin: bool) -> bool:
+    """Whether the built-in catalog is used: neither this command nor the group turned it off."""
+    root = click.get_current_context().find_root()
+    return not (no_builtin or root.params.get("no_builtin_catalog"))
+
+
+no_builtin_option = click.option("--no-builtin-catalog", "no_builtin", is_flag=True,
+                                 help="Do not fall back to the built-in common-instancetypes catalog.")
+
+
+def catalog_option(metavar: str = "PATH", help: str = "Instancetypes, preferences and ControllerRevisions: a file, "
+                   "a directory (recursive), - or an http(s) URL (pin it with #sha256=<hex>); repeatable.") -> Any:
+    return click.option("--catalog", "catalogs", multiple=True, metavar=metavar, help=help)
+
+
+def kubevirt_config_option(help: str = "A KubeVirt CR (or a bare spec.configuration) whose settings the render "
+                           "assumes.") -> Any:
+    return click.option("--kubevirt-config", metavar="FILE", help=help)
+
+
+arch_option = click.option("--arch", type=click.Choice(ARCHITECTURES), help="The cluster's default architecture.")
 
 
 def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    @click.option("--catalog", "catalogs", multiple=True, metavar="PATH",
-                  help="Instancetypes, preferences and ControllerRevisions: a file, a directory (recursive) "
-                       "or - (repeatable).")
-    @click.option("--no-builtin-catalog", "no_builtin", is_flag=True,
-                  help="Do not fall back to the built-in common-instancetypes catalog.")
-    @click.option("--kubevirt-config", metavar="FILE",
-                  help="A KubeVirt CR (or a bare spec.configuration) whose settings the render assumes.")
-    @click.option("--arch", type=click.Choice(["amd64", "arm64", "s390x"]),
-                  help="The cluster's default architecture.")
+    @catalog_option()
+    @no_builtin_option
+    @kubevirt_config_option()
+    @arch_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], no_builtin: bool, kubevirt_config: str | None,
                 arch: str | None, **kwargs: Any) -> Any:
-        root = click.get_current_context().find_root()
-        builtin = not (no_builtin or root.params.get("no_builtin_catalog"))
-        return func(*args, catalogs=CatalogOptions(catalogs, builtin, kubevirt_config, arch), **kwargs)
+        options = CatalogOptions(catalogs, builtin_enabled(no_builtin), kubevirt_config, arch)
+        return func(*args, catalogs=options, **kwargs)
 
     return wrapper
 
 
-def report(problems: list[ToolError], warnings: list[str]) -> int:
-    """Print warnings and problems (one line each) on stderr; the exit status they add up to."""
-    for warning in warnings:
-        click.echo(one_line(f"warning: {warning}"), err=True)
-    for problem in problems:
-        click.echo(problem.render(), err=True)
-    return max((p.exit_code for p in problems), default=EXIT_OK)
+def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
+    """The inputs layer's request for these options."""
+    return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
+                   inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch)
+
+
+def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
+    """Everything a command needs, read from the files these options name."""
+    return gather(request(inputs, catalogs), FILES, builtin=builtin_catalog(catalogs.builtin))
+
+
+def builtin_catalog(enabled: bool) -> Any:
+    """The built-in catalog's lookup and version, or None when it is turned off (imported only then)."""
+    if not enabled:
+        return None
+    from ..catalog.builtin import VERSION, find
+
+    return find, VERSION
+
+
+junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
+                            help="Also write a JUnit XML report to FILE: one test case per VirtualMachine.")

@@ -11,7 +11,6 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
-from ..errors import ToolError
 from ..render import Item
 from ..yamlio import dump_json, dump_yaml
 
@@ -20,17 +19,14 @@ _LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": ['
 _LIST_TAIL = '    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
 
 
-def print_stream(items: Iterable[Item], output: str, single: bool, problems: list[ToolError],
-                 out: TextIO | None = None) -> None:
-    """Write each rendered item to ``out`` (stdout) as ``yaml`` or ``json``; problems are collected."""
+def print_stream(items: Iterable[Item], output: str, single: bool, out: TextIO | None = None) -> None:
+    """Write each rendered item to ``out`` (stdout) as ``yaml`` or ``json`` (items that failed are left out)."""
     stream = out or sys.stdout
     as_list = output == "json" and not single
     if as_list:
         stream.write(_LIST_HEAD)
     written = 0
     for item in items:
-        if item.problem is not None:
-            problems.append(item.problem)
         if item.rendered is None:
             continue
         if output == "yaml":

@@ -4,28 +4,28 @@ or write the expansion back into the files (``--write``, ``--output-dir``, ``--c
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
 
-from ..errors import ToolError
-from ..render import Item, Options, render_each
-from ..render import render as render_documents
+from ..errors import EXIT_OK, Notice, ToolError
+from ..render import Item, Options, VMRenderer, render_each, vm_label
+from ..reporters import Checked, RunResult
 from ..yamlio import Document
-from . import EXIT_CODES_HELP
-from .options import CatalogOptions, InputOptions, catalog_options, input_options, report
+from . import exit_codes_help
+from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
 from .output import print_stream
-from .session import build_session
+from .report import finish
 from .write import WriteOptions, write_options
 
 OUTPUT_FORMATS = ("yaml", "json", "patch")
 
 
 @click.command(
-    epilog=EXIT_CODES_HELP,
+    epilog=exit_codes_help("with --check: files would change"),
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
@@ -38,8 +38,9 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
                    "Firmware UUID: the stable one KubeVirt derives from the VM name when the template "
                    "sets none (a cluster assigns a random one).")
 @write_options
+@junit_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
-           writing: WriteOptions) -> None:
+           writing: WriteOptions, junit_xml: str | None) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
@@ -50,7 +51,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
 
     With --write, --output-dir, --check or --diff nothing is printed: the files are rewritten (or
     written under DIR) with their VMs expanded and everything else kept byte for byte; metadata.namespace
-    is not added. --check and --diff alone compare against the input files themselves.
+    is not added. --check and --diff alone compare against the input files themselves. With
+    --follow-symlinks, --write also rewrites the files that links in the -f directories lead to.
 
     \b
     Examples:
@@ -63,39 +65,61 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     """
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
     pairs = _targets(inputs, writing, output, vmi)
-    session = build_session(inputs, catalogs)
-    options = Options(namespace=inputs.namespace, config=session.config)
-    problems = session.problems
-    renderer = session.vm_renderer(vmi)
+    loaded = load(inputs, catalogs)
+    options = Options(namespace=inputs.namespace, config=loaded.config)
+    seen = Seen(list(loaded.problems), inputs.namespace)
+    renderer = vm_renderer(vmi)
+    # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
+    single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
+    documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
+    origins = loaded.origins
+    items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
+    del loaded
+    changed, notes = False, list[str]()
     if output == "patch":
         from .patches import print_patches
 
-        result = render_documents(session.documents, session.catalog, options, renderer)
-        print_patches(result.items)
-        sys.exit(report(problems + result.problems, session.warnings))
-    # Everything else streams: each VM is rendered, used and dropped, so memory stays flat.
-    single = len(session.documents) == 1
-    present = {doc.source for doc in session.documents}
-    documents, session.documents = deque(session.documents), []
-    items = render_each(_draining(documents), session.catalog, options, renderer)
-    if pairs is None:
-        print_stream(items, output, single, problems)
-        sys.exit(report(problems, session.warnings))
-    from .write import apply
+        seen.problems.extend(print_patches(list(items), inputs.namespace))
+    elif pairs is None:
+        print_stream(items, output, single)
+    else:
+        from .write import apply
 
-    status, notes = apply(pairs, _collecting(items, problems), present, writing, problems)
-    status = max(report(problems, session.warnings), status)
-    for note in notes:
-        click.echo(note, err=True)
-    sys.exit(status)
+        wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
+        status, notes = apply(wanted, items, present, writing, seen.problems)
+        changed = status != EXIT_OK
+    finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes,
+           origins=origins)
 
 
-def _collecting(items: Iterator[Item], problems: list[ToolError]) -> Iterator[Item]:
-    """The items, with their problems added to ``problems`` as they pass."""
-    for item in items:
-        if item.problem is not None:
-            problems.append(item.problem)
-        yield item
+@dataclass
+class Seen:
+    """The problems of a render and the VMs it rendered, gathered as the items stream past."""
+
+    problems: list[ToolError]
+    namespace: str
+    checked: list[Checked] = field(default_factory=list)
+
+    def watch(self, items: Iterator[Item]) -> Iterator[Item]:
+        for item in items:
+            if item.problem is not None:
+                self.problems.append(item.problem)
+            if item.is_vm:
+                label = vm_label(item.document.data, self.namespace)
+                self.checked.append(Checked(label, item.document.source, item.problem))
+            yield item
+
+    def result(self, notices: tuple[Notice, ...], changed: bool) -> RunResult:
+        return RunResult(tuple(self.problems), notices, changed, checked=tuple(self.checked))
+
+
+def vm_renderer(vmi: bool) -> VMRenderer | None:
+    """The VMI renderer with --vmi (imported only then), else the default VM renderer."""
+    if not vmi:
+        return None
+    from ..pipeline.stages import render_vmi
+
+    return render_vmi
 
 
 def _draining(documents: deque[Document]) -> Iterator[Document]:

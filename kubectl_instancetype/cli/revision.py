@@ -10,9 +10,10 @@ from ..catalog.revision import revisions
 from ..errors import KubeVirtError
 from ..render import Options, vm_label
 from ..render import render as render_documents
+from ..reporters import RunResult
 from . import EXIT_CODES_HELP
-from .options import CatalogOptions, InputOptions, catalog_options, input_options, report
-from .session import build_session
+from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
+from .report import report
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,21 +35,21 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
       kubectl instancetype revision -f vm.yaml > revisions.yaml
       kubectl instancetype render -f vm.yaml -f revisions.yaml
     """
-    session = build_session(inputs, catalogs)
-    vms = [d for d in session.documents if d.data.get("kind") == "VirtualMachine"]
-    result = render_documents(vms, session.catalog, Options(namespace=inputs.namespace, config=session.config))
-    problems = session.problems + result.problems
+    loaded = load(inputs, catalogs)
+    vms = [d for d in loaded.documents if d.data.get("kind") == "VirtualMachine"]
+    result = render_documents(vms, loaded.catalog, Options(namespace=inputs.namespace, config=loaded.config))
+    problems = list(loaded.problems) + result.problems
     out = []
     for item in result.items:
         if item.rendered is None:
             continue
         namespace = (item.document.data.get("metadata") or {}).get("namespace") or inputs.namespace
         try:
-            out.extend(revisions(item.document.data, namespace, session.catalog))
+            out.extend(revisions(item.document.data, namespace, loaded.catalog))
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))
-    status = report(problems, session.warnings)
+    status = report(RunResult(tuple(problems), loaded.notices), origins=loaded.origins)
     _print(out, output)
     sys.exit(status)
 

@@ -6,7 +6,7 @@ The Markdown comes from ``templates/diff.md.j2``, shipped in the package; jinja2
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .vmdiff import VMChange, VMState
@@ -74,14 +74,42 @@ def fence(body: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def markdown(changes: Sequence[VMChange], base: str) -> str:
-    """A pull-request comment: the summary table and collapsible per-VM diffs."""
+MARKER = "<!-- kubectl-instancetype diff -->"
+COMMENT_LIMIT = 65_536  # GitHub refuses a pull-request comment longer than this
+
+
+def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT) -> str:
+    """A pull-request comment of at most ``cap`` characters: a hidden marker (the GitHub action finds its
+    comment by it), the summary table, and as many collapsible per-VM diffs as fit, with a note saying how
+    many were left out. The table is always complete unless it alone would not fit."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("kubectl_instancetype", "templates"),
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["cell"] = lambda value: str(value).replace("|", "\\|")
     env.filters["fence"] = fence
+    template = env.get_template("diff.md.j2")
     shown = [c for c in changes if c.status in SHOWN]
-    return env.get_template("diff.md.j2").render(base=base, changes=shown, rows=[row(c) for c in shown],
-                                                 total=len(changes))
+    rows = [row(c) for c in shown]
+
+    def comment(tabled: int, detailed: int) -> str:
+        return template.render(marker=MARKER, base=base, total=len(changes), shown=len(shown), rows=rows[:tabled],
+                               rows_left_out=len(shown) - tabled, changes=shown[:detailed],
+                               left_out=len(shown) - detailed, cap=f"{cap:,}")
+
+    if len(comment(len(shown), 0)) > cap:  # not even the table fits: as many rows as do, no diffs
+        tabled = _most(len(shown), lambda n: len(comment(n, 0)) <= cap)
+        return comment(tabled, 0)
+    return comment(len(shown), _most(len(shown), lambda n: len(comment(len(shown), n)) <= cap))
+
+
+def _most(upper: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in 0..upper for which ``fits(n)`` holds (``fits`` is monotonic; 0 is taken to fit)."""
+    low, high = 0, upper
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -8,6 +8,7 @@ the error KubeVirt would give; whether its own document changed tells a VM edit 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,8 @@ from ..render import Item, vm_label
 from ..yamlio.emit import dump_yaml
 from .stored import stored_form
 from .udiff import unified
+
+_DIGITS = re.compile(r"(\d+)")
 
 
 @dataclass(frozen=True)
@@ -112,11 +115,16 @@ def _status(before: VMState | None, after: VMState | None) -> str:
     return "unchanged" if before.text == after.text else "changed"
 
 
+def natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders the numbers inside names by value: web-2 before web-10."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part)
+
+
 def compare(before: Mapping[tuple[str, str], VMState], after: Mapping[tuple[str, str], VMState],
             base: str) -> list[VMChange]:
-    """Every VM of either side, sorted by namespace and name."""
+    """Every VM of either side, sorted by namespace and name, numbers in them by value (web-2, web-10)."""
     out: list[VMChange] = []
-    for key in sorted(set(before) | set(after)):
+    for key in sorted(set(before) | set(after), key=lambda k: (natural(k[0]), natural(k[1]))):
         old, new = before.get(key), after.get(key)
         status = _status(old, new)
         cause = "" if status == "unchanged" else "catalog" if old and new and old.input_key == new.input_key else "vm"

@@ -1,0 +1,179 @@
+"""Sources in, everything a command needs out: documents, catalog, cluster configuration, problems, notices.
+
+Every command assembles its inputs here, the KRM function included (its items arrive already parsed, as
+``given`` documents), so an object means the same thing, and earns the same warnings, wherever it comes
+from. The assembly is pure: the files are read through the :class:`~.sources.Reader` it is handed, and
+problems are values in the returned :class:`Inputs`, never raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..api.names import VIRTUAL_MACHINE
+from ..catalog import INDEXED_KINDS, Catalog
+from ..catalog.loading import BuiltinFind, load_catalog
+from ..config import ClusterConfig, config_from
+from ..errors import InputError, Notice, ToolError, located
+from ..render import check_document, flatten
+from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
+from .exclude import excluded
+from .origin import Origins
+from .sources import STDIN_NAME, Reader, Source
+
+NOT_AN_OBJECT = "skipped: not a Kubernetes object (no kind)"
+TOOL_CONFIGURATION = "skipped: kustomize configuration, not a Kubernetes object"
+# Files of tools that name an apiVersion and kind but never reach a cluster (kustomization.yaml, components).
+_TOOL_GROUPS = ("kustomize.config.k8s.io/",)
+JUDGE_ALL = "all"  # every object is checked: render, revision, catalog, diff
+JUDGE_USED = "used"  # only the kinds a render uses (the KRM function: kpt also sends its Kptfile)
+JUDGE_NONE = "none"  # nothing is checked and no catalog is built: only the cluster configuration is wanted
+_USED_KINDS = frozenset((VIRTUAL_MACHINE, *INDEXED_KINDS))
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a command asks for: its ``-f`` sources and how to read them, and where the catalog and the
+    cluster configuration come from."""
+
+    filenames: tuple[str, ...] = ()
+    recursive: bool = False
+    namespace: str = "default"
+    limits: Limits = DEFAULT_LIMITS
+    follow_symlinks: bool = False
+    exclude: tuple[str, ...] = ()
+    catalogs: tuple[str, ...] = ()
+    builtin: bool = True
+    kubevirt_config: str | None = None
+    arch: str | None = None
+    judge: str = JUDGE_ALL
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The documents of the ``-f`` sources (flattened and checked), the catalog, the cluster configuration,
+    and every problem and notice met on the way. ``blamed`` holds, in step with ``problems``, the document
+    each problem is about (None: a whole source)."""
+
+    documents: tuple[Document, ...]
+    catalog: Catalog
+    config: ClusterConfig
+    problems: tuple[ToolError, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    blamed: tuple[Document | None, ...] = ()
+    files: tuple[str, ...] = field(default=())  # the sources read, by display name
+    origins: Origins = field(default_factory=Origins)  # files named by the annotations of stdin's objects
+
+
+@dataclass
+class _Found:
+    """Problems and notices as the assembly meets them; frozen into :class:`Inputs` at the end."""
+
+    problems: list[ToolError] = field(default_factory=list)
+    blamed: list[Document | None] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    def fail(self, problem: ToolError, doc: Document | None = None) -> None:
+        self.problems.append(problem)
+        self.blamed.append(doc)
+
+
+def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
+           builtin: tuple[BuiltinFind, str] | None = None) -> Inputs:
+    """Read and check every source of ``request`` (after the ``given`` documents), then index the catalog.
+
+    ``builtin`` is the built-in catalog's lookup and version (None: none); a cluster configuration that
+    turns common-instancetypes off turns it off too.
+    """
+    found = _Found()
+    documents = _checked(list(given), request.judge, found)
+    listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
+    sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
+    documents += _checked(_read(sources, request.limits, reader, found), request.judge, found)
+    catalogs = list(reader.sources(request.catalogs, True, False))
+    catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
+    config = _config(request, reader, documents, found)
+    find, version = builtin if builtin and request.builtin and config.common_instancetypes else (None, "")
+    origins = Origins.of(documents, STDIN_NAME)
+    if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
+        return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
+                      tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), origins)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, find, version)
+    for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
+        found.fail(problem, doc)
+    found.notices.extend(located(text) for text in loaded.warnings)
+    return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
+                  tuple(found.blamed), tuple(found.files), origins)
+
+
+def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found) -> list[Document]:
+    """Every document of every source; problems and warnings are collected."""
+    docs: list[Document] = []
+    for source in sources:
+        found.files.append(source.display)
+        try:
+            text = reader.read(source, limits.max_bytes)
+            docs.extend(load_stream(text.text, source.display, limits))
+        except InputError as exc:
+            found.fail(exc)
+            continue
+        if text.warning:
+            found.notices.append(Notice(text.warning))
+    return docs
+
+
+def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Document]:
+    """The objects among ``docs`` (``kind: List`` flattened) that can be processed.
+
+    Documents that are no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; or
+    kustomize's own Kustomization and Component files) are skipped with a note.
+    """
+    out: list[Document] = []
+    try:
+        flat = list(flatten(docs))
+    except InputError as exc:
+        found.fail(exc)
+        return out
+    for doc in flat:
+        skipped = _skipped(doc)
+        if skipped:
+            if judge != JUDGE_USED:  # a KRM function passes such items on without a word
+                found.notices.append(Notice(skipped, doc.location, "note"))
+            continue
+        if judge == JUDGE_NONE or (judge == JUDGE_USED and not _used(doc)):
+            out.append(doc)
+            continue
+        try:
+            check_document(doc)
+        except InputError as exc:
+            found.fail(exc, doc)
+            continue
+        out.append(doc)
+    return out
+
+
+def _skipped(doc: Document) -> str:
+    """Why ``doc`` is no Kubernetes object to process; "" when it is one."""
+    data = doc.data
+    if not isinstance(data, dict) or "kind" not in data:
+        return NOT_AN_OBJECT
+    if str(data.get("apiVersion", "")).startswith(_TOOL_GROUPS):
+        return TOOL_CONFIGURATION
+    return ""
+
+
+def _used(doc: Document) -> bool:
+    return doc.data.get("kind") in _USED_KINDS
+
+
+def _config(request: Request, reader: Reader, documents: list[Document], found: _Found) -> ClusterConfig:
+    """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
+    named = (request.kubevirt_config,) if request.kubevirt_config else ()
+    sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
+    try:
+        return config_from(sources[0] if sources else None, documents, request.arch)
+    except InputError as exc:
+        found.fail(exc)
+        return ClusterConfig()

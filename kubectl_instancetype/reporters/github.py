@@ -1,0 +1,43 @@
+"""GitHub Actions workflow commands: each problem an ``::error`` and each warning a ``::warning``
+annotation on the file and line it is about (the Checks tab and the pull request's diff show them)."""
+
+from __future__ import annotations
+
+from ..errors import Location, Notice, ToolError
+from .status import RunResult
+
+_UNNAMED = ("<stdin>", "<defaults>")
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _where(location: Location | None) -> str:
+    if location is None or location.path in _UNNAMED or "://" in location.path:
+        return ""
+    return f" file={_property(location.path)},line={location.line},col={location.col}"
+
+
+def annotation(level: str, message: str, location: Location | None) -> str:
+    """One workflow command line: ``::error file=…,line=…,col=…::message``."""
+    return f"::{level}{_where(location)}::{_data(message)}"
+
+
+def workflow_commands(result: RunResult) -> list[str]:
+    """The annotations of a run: warnings (notes are left out) and the problems that decide its status."""
+    out = [annotation("warning", n.message, n.location) for n in result.notices if _is_warning(n)]
+    out.extend(_problem(p) for p in result.problems)
+    return out
+
+
+def _is_warning(notice: Notice) -> bool:
+    return notice.severity == "warning"
+
+
+def _problem(problem: ToolError) -> str:
+    return annotation("error", problem.message, problem.location)
