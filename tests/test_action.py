@@ -130,6 +130,7 @@ def test_check_fails_the_job_on_a_refused_vm(repo: Path, tmp_path: Path) -> None
         done = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date=up_to_date))
         assert done.returncode == 1
         assert 'virtualmachineclusterpreferences.instancetype.kubevirt.io "no-such-os" not found' in done.stderr
+        assert "::error file=vms/web.yaml,line=11,col=3::VirtualMachine default/web" in done.stdout + done.stderr
 
 
 @pytest.mark.slow
