@@ -21,7 +21,7 @@ from ..errors import InputError, Location
 from .edit import Editor
 from .load import load_stream
 from .merge import keep_original
-from .split import Body, split
+from .split import Body, Layout, split
 from .style import Style, detect
 from .values import same
 
@@ -91,11 +91,27 @@ def rewrite(text: str, new_docs: Mapping[int, Any], source: str) -> str:
     layout = split(text, source)
     missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
     if missing:
-        raise ValueError(f"{source} has no document {missing[0]}")
+        raise RewriteError("file changed while it was being rendered", Location(source))
     out: list[str] = []
     for body, piece in layout.pieces():
         if body is None or body.index not in new_docs or same(body.data, new_docs[body.index]):
             out.append(piece)
         else:
             out.append(_rewrite_body(body, piece, new_docs[body.index], text, source))
-    return "".join(out)
+    result = "".join(out)
+    if result != text:
+        _check_whole(result, layout, new_docs, source)
+    return result
+
+
+def _check_whole(result: str, layout: Layout, new_docs: Mapping[int, Any], source: str) -> None:
+    """Refuse unless ``result`` reads back as every document it should hold, in place, and nothing else."""
+    try:
+        docs = load_stream(result, source)
+    except InputError:
+        docs = []
+    expected = [(body.index, new_docs.get(body.index, body.data)) for body in layout.bodies]
+    if [d.index for d in docs] != [i for i, _ in expected] or not all(
+        same(doc.data, data) for doc, (_, data) in zip(docs, expected, strict=True)
+    ):
+        raise RewriteError("cannot rewrite this file without changing its meaning", Location(source))
