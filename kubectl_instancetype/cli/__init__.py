@@ -36,6 +36,7 @@ def exit_codes_help(*findings: str) -> str:
             f"  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object{also}\n"
             "  2  usage error\n"
             "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)\n"
+            "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
             "also as ::error/::warning workflow annotations.")
 
@@ -57,6 +58,14 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"{__name__}.{module_name}")
         command: click.Command = getattr(module, attr)
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .crash import StreamBroken
+
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:  # click would exit 1, the status of a finding
+            raise StreamBroken(exc.strerror or str(exc)) from None
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -96,7 +105,9 @@ def main(argv: list[str] | None = None) -> Any:
         from .complete import run_shell_complete
 
         run_shell_complete(main_group)
-    return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+    from .crash import guarded
+
+    return guarded(lambda: main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True))
 
 
 if __name__ == "__main__":  # pragma: no cover
