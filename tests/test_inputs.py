@@ -28,11 +28,13 @@ def names(tree: Path, recursive: bool, follow: bool = False) -> list[str]:
 
 
 def test_links_out_of_the_tree_are_skipped(tree: Path) -> None:
-    assert names(tree, recursive=True) == ["inner.yml", "sub/a.yaml"]
+    # inner.yml is an alias of sub/a.yaml, which the walk lists itself: read once (#16, item 21)
+    assert names(tree, recursive=True) == ["sub/a.yaml"]
 
 
 def test_links_are_followed_when_asked(tree: Path) -> None:
-    assert names(tree, recursive=True, follow=True) == ["inner.yml", "link.yaml", "outdir/secret.yaml", "sub/a.yaml"]
+    # link.yaml is an alias of outdir/secret.yaml once outdir is followed
+    assert names(tree, recursive=True, follow=True) == ["outdir/secret.yaml", "sub/a.yaml"]
 
 
 def test_without_recursion_only_the_top_level(tree: Path) -> None:

@@ -4,8 +4,14 @@ outside the tree they were given, and never end in a traceback. One regression t
 
 from __future__ import annotations
 
+import os
+import pwd
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from kubectl_instancetype.cli import main_group
@@ -56,3 +62,184 @@ def test_empty_document_before_the_only_vm(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert path.read_text().startswith("--- #\n---\n")
     assert expanded(path.read_text())
+
+
+# Item 2: --output-dir never writes through a symbolic link planted in the output tree.
+
+def _src(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.yaml").write_text(VM)
+    return src
+
+
+def test_output_dir_refuses_a_file_link(tmp_path: Path) -> None:
+    src, out, victim = _src(tmp_path), tmp_path / "out", tmp_path / "victim.txt"
+    out.mkdir()
+    victim.write_text("precious\n")
+    (out / "a.yaml").symlink_to("../victim.txt")
+    for mode in ("--diff", "--check", None):
+        result = run("render", "-f", str(src), "--output-dir", str(out), *([mode] if mode else []))
+        assert result.exit_code == 3, result.output
+        assert "symbolic link" in result.stderr
+        assert "precious" not in result.stdout
+    assert victim.read_text() == "precious\n"
+    assert (out / "a.yaml").is_symlink()
+
+
+def test_output_dir_refuses_a_dangling_link(tmp_path: Path) -> None:
+    src, out = _src(tmp_path), tmp_path / "out"
+    out.mkdir()
+    (out / "a.yaml").symlink_to(tmp_path / "created-elsewhere.yaml")
+    result = run("render", "-f", str(src), "--output-dir", str(out))
+    assert result.exit_code == 3 and "symbolic link" in result.stderr
+    assert not (tmp_path / "created-elsewhere.yaml").exists()
+
+
+def test_output_dir_refuses_a_directory_link(tmp_path: Path) -> None:
+    src, out, elsewhere = _src(tmp_path), tmp_path / "out", tmp_path / "elsewhere"
+    (src / "sub").mkdir()
+    (src / "sub" / "b.yaml").write_text(VM.replace("vm1", "vm2"))
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "sub").symlink_to(elsewhere, target_is_directory=True)
+    result = run("render", "-R", "-f", str(src), "--output-dir", str(out))
+    assert result.exit_code == 3 and "symbolic link" in result.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert expanded((out / "a.yaml").read_text())  # the other file is still written
+
+
+def test_output_dir_that_is_itself_a_link_is_refused(tmp_path: Path) -> None:
+    src, elsewhere = _src(tmp_path), tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "out").symlink_to(elsewhere, target_is_directory=True)
+    result = run("render", "-f", str(src), "--output-dir", str(tmp_path / "out"))
+    assert result.exit_code == 3 and "symbolic link" in result.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+# Item 4: --write keeps owner, group, hard links and read-only files, or refuses.
+
+def test_write_keeps_the_owner(tmp_path: Path) -> None:
+    nobody = pwd.getpwnam("nobody")
+    path = tmp_path / "vm.yaml"
+    path.write_text(VM)
+    os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    assert run("render", "--write", str(path)).exit_code == 0
+    info = path.stat()
+    assert (info.st_uid, info.st_gid) == (nobody.pw_uid, nobody.pw_gid)
+    assert expanded(path.read_text())
+
+
+def test_write_refuses_to_split_hard_links(tmp_path: Path) -> None:
+    path, other = tmp_path / "vm.yaml", tmp_path / "other.yaml"
+    path.write_text(VM)
+    os.link(path, other)
+    result = run("render", "--write", str(path))
+    assert result.exit_code == 3 and "hard links" in result.stderr
+    assert path.read_text() == VM and os.path.samefile(path, other)
+
+
+def test_write_refuses_a_read_only_file(tmp_path: Path) -> None:
+    path = tmp_path / "vm.yaml"
+    path.write_text(VM)
+    path.chmod(0o444)  # root could write it: the tool decides from the mode
+    result = run("render", "--write", str(path))
+    assert result.exit_code == 3 and "read-only" in result.stderr
+    assert path.read_text() == VM and stat.S_IMODE(path.stat().st_mode) == 0o444
+
+
+def test_write_reports_a_directory_that_cannot_take_a_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "vm.yaml"
+    path.write_text(VM)
+    real_open = os.open
+
+    def no_temporaries(name: str, flags: int, *args: object, **kwargs: object) -> int:
+        if str(name).endswith(".tmp"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(name, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", no_temporaries)
+    result = run("render", "--write", str(path))
+    assert result.exit_code == 3
+    assert f"{tmp_path}:1:1: error: cannot create a temporary file in this directory" in result.stderr
+    assert path.read_text() == VM
+
+
+# Item 5: an --output-dir inside the -f tree is not an input.
+
+def test_output_dir_inside_the_input_tree_does_not_nest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = _src(tmp_path)
+    monkeypatch.chdir(src)
+    for _ in range(3):
+        result = run("render", "-R", "-f", ".", "--output-dir", "rendered")
+        assert result.exit_code == 0, result.output
+    assert sorted(str(p.relative_to(src)) for p in src.rglob("*")) == ["a.yaml", "rendered", "rendered/a.yaml"]
+    result = run("render", "-R", "-f", ".", "--output-dir", "rendered", "--check")
+    assert result.exit_code == 0, result.output
+
+
+# Item 17: a FIFO is read once; --write refuses to replace it.
+
+def test_fifo_with_diff_and_write_does_not_hang(tmp_path: Path) -> None:
+    fifo = tmp_path / "vm.yaml"
+    os.mkfifo(fifo)
+    for mode, status in (("--diff", 0), ("--write", 3)):
+        writer = subprocess.Popen(["sh", "-c", f"cat > '{fifo}'"], stdin=subprocess.PIPE)
+        assert writer.stdin is not None
+        writer.stdin.write(VM.encode())
+        writer.stdin.close()
+        proc = subprocess.run([sys.executable, "-m", "kubectl_instancetype", "render", mode, str(fifo)],
+                              capture_output=True, text=True, timeout=30)
+        writer.wait(timeout=10)
+        assert proc.returncode == status, proc.stderr
+        if mode == "--diff":
+            assert "+        cpu:" in proc.stdout
+        else:
+            assert "not a regular file" in proc.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+# Item 14: symbolic link loops end, and each file is read once.
+
+def test_symlink_loop_with_follow_symlinks(tmp_path: Path) -> None:
+    src = _src(tmp_path)
+    (src / "loop").symlink_to(src, target_is_directory=True)
+    (src / "sub").mkdir()
+    (src / "sub" / "up").symlink_to(src, target_is_directory=True)
+    proc = subprocess.run([sys.executable, "-m", "kubectl_instancetype", "render", "-R", "--follow-symlinks",
+                           "-f", str(src)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("kind: VirtualMachine") == 1
+
+
+# Item 18: an unreadable directory is reported.
+
+def test_unreadable_directory_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = _src(tmp_path)
+    (src / "locked").mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = run("render", "-R", "-f", str(src))
+    assert result.exit_code == 3
+    assert f"{src / 'locked'}:1:1: error: cannot read directory: Permission denied" in result.stderr
+
+
+# Item 21: a symbolic link to another input is the same file.
+
+def test_in_tree_alias_is_written_once(tmp_path: Path) -> None:
+    src = _src(tmp_path)
+    (src / "b.yaml").symlink_to("a.yaml")
+    result = run("render", "-R", "-f", str(src), "--write")
+    assert result.exit_code == 0, result.output
+    assert (src / "b.yaml").is_symlink() and expanded((src / "a.yaml").read_text())
+    result = run("render", "-R", "-f", str(src))
+    assert result.stdout.count("kind: VirtualMachine") == 1

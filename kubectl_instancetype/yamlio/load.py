@@ -49,6 +49,12 @@ class Document:
     col: int
     text: str = field(repr=False, default="")
     prefix: tuple[str | int, ...] = ()
+    bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
+
+    @property
+    def stream_text(self) -> str:
+        """The whole stream this document was read from, exactly as it was read (with its BOM)."""
+        return "\ufeff" + self.text if self.bom else self.text
 
     @property
     def location(self) -> Location:
@@ -65,7 +71,7 @@ class Document:
 
     def nested(self, data: Any, *path: str | int) -> Document:
         """The object at ``path`` inside this document, as a document of its own."""
-        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path)
+        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path, self.bom)
 
 
 _BOOL = {
@@ -167,10 +173,11 @@ def _syntax_error(exc: Exception, source: str) -> InputError:
 class _Builder:
     """Turns one stream's events into documents (a hand-written constructor, for speed)."""
 
-    def __init__(self, text: str, source: str, limits: Limits) -> None:
+    def __init__(self, text: str, source: str, limits: Limits, bom: bool = False) -> None:
         self.text = text
         self.source = source
         self.limits = limits
+        self.bom = bom
 
     def documents(self) -> list[Document]:
         if len(self.text) > self.limits.max_bytes:
@@ -196,6 +203,7 @@ class _Builder:
                             first.start_mark.line + 1,
                             first.start_mark.column + 1,
                             self.text,
+                            bom=self.bom,
                         )
                     )
                     index += 1
@@ -309,9 +317,8 @@ def _key_text(key: Any) -> str:
 
 def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:
     """Every document of a YAML (or JSON) stream; empty documents are dropped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    docs = _Builder(text, source, limits).documents()
+    bom = text.startswith("\ufeff")
+    docs = _Builder(text[1:] if bom else text, source, limits, bom).documents()
     return [d for d in docs if d.data is not None]
 
 
