@@ -243,3 +243,77 @@ def test_in_tree_alias_is_written_once(tmp_path: Path) -> None:
     assert (src / "b.yaml").is_symlink() and expanded((src / "a.yaml").read_text())
     result = run("render", "-R", "-f", str(src))
     assert result.stdout.count("kind: VirtualMachine") == 1
+
+
+# Items 3 and 12: diff --base reads the base revision without leaving its temporary tree, and copes with
+# submodules and file names that are not UTF-8 or hold a newline.
+
+GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "protocol.file.allow=always"]
+
+
+def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> str:
+    return subprocess.run([*GIT, *args], cwd=cwd, input=stdin, capture_output=True, check=True).stdout.decode()
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "vms").mkdir(parents=True)
+    (repo / "vms" / "vm.yaml").write_text(VM)
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    return repo
+
+
+def test_diff_base_with_dotdot_tree_entries_stays_in_its_temporary_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _repo(tmp_path)
+    blob = _git(repo, "hash-object", "-w", "--stdin", stdin=VM.encode()).strip()
+    inner = _git(repo, "mktree", stdin=f"100644 blob {blob}\tESCAPED-BY-DIFF.yaml\n".encode()).strip()
+    up = _git(repo, "mktree", stdin=f"040000 tree {inner}\t..\n".encode()).strip()
+    vms = _git(repo, "rev-parse", "HEAD:vms").strip()
+    top = _git(repo, "mktree", stdin=f"040000 tree {vms}\tvms\n040000 tree {up}\t..\n".encode()).strip()
+    commit = _git(repo, "commit-tree", top, "-m", "evil").strip()
+    monkeypatch.chdir(repo)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "t"))
+    (tmp_path / "t").mkdir()
+    result = run("diff", "--base", commit, ".")
+    assert (result.exit_code, result.exception) == (0, None), result.output
+    assert "0 of 1 VirtualMachines change" in result.stdout
+    assert not list(tmp_path.rglob("ESCAPED-BY-DIFF.yaml"))
+    assert not Path("/ESCAPED-BY-DIFF.yaml").exists()
+
+
+def test_diff_with_a_submodule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = _repo(tmp_path)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "x.yaml").write_text(VM)
+    _git(sub, "init", "-q", "-b", "main")
+    _git(sub, "add", ".")
+    _git(sub, "commit", "-qm", "sub")
+    _git(repo, "submodule", "add", "-q", str(sub), "vms/sub")
+    _git(repo, "commit", "-qm", "with submodule")
+    monkeypatch.chdir(repo)
+    result = run("diff", "--base", "HEAD", "vms")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("name", [b"new\nline.yaml", b"bad-\xff-utf8.yaml"])
+def test_diff_with_odd_file_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: bytes) -> None:
+    repo = _repo(tmp_path)
+    path = os.path.join(os.fsencode(repo / "vms"), name)
+    with open(path, "wb") as handle:
+        handle.write(VM.replace("vm1", "vm2").encode())
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "odd name")
+    monkeypatch.chdir(repo)
+    result = run("diff", "--base", "HEAD", "vms")
+    assert result.exit_code == 0, result.output
+    assert "0 of 2 VirtualMachines change" in result.stdout
+    with open(path, "ab") as handle:
+        handle.write(b"  runStrategy: Always\n")
+    result = run("diff", "--base", "HEAD", "vms")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
