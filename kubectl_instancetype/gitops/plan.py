@@ -73,7 +73,7 @@ def rendered_text(text: str, source: str, items: Iterable[Item]) -> str:
     new = new_documents(text, source, items)
     old = jsonfile.parse(text)
     if old is not None and set(new) == {0}:
-        return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0])
+        return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0], source)
     return rewrite(text, new, source)
 
 
