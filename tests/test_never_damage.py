@@ -317,3 +317,27 @@ def test_diff_with_odd_file_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     result = run("diff", "--base", "HEAD", "vms")
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
+
+
+def test_a_comment_inside_a_changing_flow_mapping_is_never_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "vm.yaml"
+    flow = "      domain: {devices: {}, # keep me\n        cpu: {}}\n"
+    text = VM.replace("      domain:\n        devices: {}\n", flow)
+    path.write_text(text)
+    result = run("render", "--write", str(path))
+    assert result.exit_code == 3 and "'#keep me'" in result.stderr
+    assert path.read_text() == text
+
+
+def test_json_with_bom_tabs_and_escapes_stays_json_spelled_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "vm.json"
+    body = '{\n\t"apiVersion": "kubevirt.io/v1",\n\t"kind": "VirtualMachine",\n\t"metadata": {"name": "vm1", ' \
+           '"labels": {"x": "caf\\u00e9"}},\n\t"spec": {"instancetype": {"name": "u1.medium"}, ' \
+           '"template": {"spec": {"domain": {"devices": {}}}}},\n\t"status": {"r": 1E2}\n}\n'
+    path.write_bytes(("\ufeff" + body).encode())
+    assert run("render", "--write", str(path)).exit_code == 0
+    out = path.read_bytes().decode()
+    assert out.startswith("\ufeff{\n\t\"apiVersion\"")
+    assert '"labels": {"x": "caf\\u00e9"}' in out and '"status": {"r": 1E2}' in out
+    assert "\n\t\t\"template\": {\n\t\t\t\"spec\"" in out
+    assert run("render", "--check", str(path)).exit_code == 0

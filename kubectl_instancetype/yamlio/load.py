@@ -156,6 +156,18 @@ def events(text: str) -> Iterator[Any]:
     yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
 
 
+def tokens(text: str) -> Iterator[Any]:
+    """The scanner's tokens for ``text`` (libyaml when available); each has start and end marks."""
+    if _CParser is not None:
+        parser = _CParser(text)
+        while parser.check_token():
+            yield parser.get_token()
+        return
+    from ruamel.yaml import YAML  # pragma: no cover
+
+    yield from YAML(typ="safe", pure=True).scan(text)  # pragma: no cover
+
+
 def _mark(mark: Any, source: str) -> Location:
     return Location(source, mark.line + 1, mark.column + 1)
 

@@ -19,6 +19,7 @@ from ruamel.yaml import YAML
 
 from ..errors import InputError, Location
 from .edit import Editor
+from .kept import lost
 from .load import load_stream
 from .merge import keep_original
 from .split import Body, Layout, split
@@ -69,6 +70,7 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
     style = detect(lf, whole)
+    where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
         out = _edit(lf, body.data, new, style, keep)
         if not lf.endswith("\n"):  # the last document of a file without a final newline
@@ -76,8 +78,11 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
         if _loads_as(out, new, source):
             break
     else:
-        where = Location(source, whole.count("\n", 0, body.start) + 1)
         raise RewriteError("cannot rewrite this document without changing its meaning", where)
+    dropped = lost(lf, out)
+    if dropped is not None:
+        raise RewriteError(f"cannot rewrite this document without dropping the comment {'#' + dropped!r} "
+                           "(comments inside a flow collection that changes are lost: move it out)", where)
     newline = "\r\n" if "\r\n" in text else style.newline
     return out.replace("\n", newline) if newline != "\n" else out
 
