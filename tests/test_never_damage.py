@@ -341,3 +341,44 @@ def test_json_with_bom_tabs_and_escapes_stays_json_spelled_as_it_was(tmp_path: P
     assert '"labels": {"x": "caf\\u00e9"}' in out and '"status": {"r": 1E2}' in out
     assert "\n\t\t\"template\": {\n\t\t\t\"spec\"" in out
     assert run("render", "--check", str(path)).exit_code == 0
+
+
+# Item 6: merge keys, whichever ruamel.yaml version setup.cfg allows.
+
+MERGED = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm1
+  labels: &labels
+    app: x
+spec:
+  instancetype:
+    name: u1.medium
+  template:
+    metadata:
+      labels:
+        <<: *labels
+        extra: why
+    spec:
+      domain: &dom
+        <<: {devices: {}}
+        features: {}
+"""
+
+
+@pytest.mark.parametrize("mode", ["--write", "--diff", "--output-dir"])
+def test_merge_keys_in_a_vm(tmp_path: Path, mode: str) -> None:
+    path = tmp_path / "vm.yaml"
+    path.write_text(MERGED)
+    args = [mode, str(tmp_path / "out")] if mode == "--output-dir" else [mode]
+    result = run("render", *args, str(path))
+    assert (result.exit_code, result.exception) == (0, None), result.output
+    if mode == "--write":
+        assert expanded(path.read_text()) and "<<: *labels" in path.read_text()
+        assert run("render", "--check", str(path)).exit_code == 0
+
+
+def test_the_allowed_ruamel_versions_are_pinned() -> None:
+    setup = (Path(__file__).resolve().parent.parent / "setup.cfg").read_text()
+    assert "ruamel.yaml>=0.18,<0.20" in setup
