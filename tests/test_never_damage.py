@@ -382,3 +382,42 @@ def test_merge_keys_in_a_vm(tmp_path: Path, mode: str) -> None:
 def test_the_allowed_ruamel_versions_are_pinned() -> None:
     setup = (Path(__file__).resolve().parent.parent / "setup.cfg").read_text()
     assert "ruamel.yaml>=0.18,<0.20" in setup
+
+
+# Item 7: nesting up to the documented limit works in every mode; aliases cannot nest past it.
+
+def _deep_vm(levels: int) -> str:
+    return VM + "status: " + "{a: " * levels + "1" + "}" * levels + "\n"
+
+
+def _deepest_accepted() -> int:
+    from kubectl_instancetype.errors import InternalLimitError
+
+    levels = 500
+    while True:
+        try:
+            load_stream(_deep_vm(levels + 1), "t")
+        except InternalLimitError:
+            return levels
+        levels += 1
+
+
+@pytest.mark.parametrize("mode", [[], ["-o", "json"], ["-o", "patch"], ["--vmi"], ["--diff"], ["--write"],
+                                  ["--output-dir", "out"]])
+def test_nesting_up_to_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    levels = _deepest_accepted()
+    Path("vm.yaml").write_text(_deep_vm(levels))
+    result = run("render", *mode, "vm.yaml")
+    assert (result.exit_code, result.exception) == (0, None), result.output[-300:]
+    Path("too.yaml").write_text(_deep_vm(levels + 1))
+    result = run("render", *mode, "too.yaml")
+    assert result.exit_code == 3 and "nested deeper than the limit of 512" in result.stderr
+
+
+def test_aliases_cannot_nest_past_the_limit() -> None:
+    from kubectl_instancetype.errors import InternalLimitError
+
+    text = "a: &a " + "[" * 300 + "1" + "]" * 300 + "\nb: " + "[" * 250 + "*a" + "]" * 250 + "\n"
+    with pytest.raises(InternalLimitError, match="through aliases"):
+        load_stream(text, "t")

@@ -44,6 +44,9 @@ def exit_codes_help(*findings: str) -> str:
 EXIT_CODES_HELP = exit_codes_help()
 
 
+RECURSION_LIMIT = 10_000
+
+
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command runs."""
 
@@ -62,6 +65,10 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         from .crash import StreamBroken
 
+        # Documents may nest 512 levels (Limits.max_depth); the recursive parts (ruamel.yaml's round-trip
+        # composer and representer under --write, JSON encoding, the appliers' copies) take up to about
+        # five frames a level, more than Python's default of 1000 allows.
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
         try:
             return super().invoke(ctx)
         except BrokenPipeError as exc:  # click would exit 1, the status of a finding

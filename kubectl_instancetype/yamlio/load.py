@@ -231,16 +231,18 @@ class _Builder:
         return out
 
     def _value(self, first: Any, events: Iterator[Any]) -> Any:
-        anchors: dict[str, tuple[Any, int]] = {}
+        anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, nesting height)
         count = 0
         max_nodes = self.limits.max_nodes
         max_depth = self.limits.max_depth
         # An explicit stack instead of recursion: deep nesting cannot exhaust Python's stack.
-        stack: list[list[Any]] = []  # [container, pending_key, anchor, start_count, start_mark]
+        # [container, pending_key, anchor, start_count, start_mark, height of the children so far]
+        stack: list[list[Any]] = []
         event: Any = first
         while True:
             kind = type(event).__name__
             count += 1
+            height = 0  # how deep the value just completed nests (an alias brings its anchor's)
             if kind == "ScalarEvent":
                 if event.tag and event.tag != "!":
                     value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
@@ -251,14 +253,19 @@ class _Builder:
                 else:
                     value = resolve_plain(event.value)
                 if event.anchor:
-                    anchors[event.anchor] = (value, 1)
+                    anchors[event.anchor] = (value, 1, 0)
             elif kind == "AliasEvent":
                 if event.anchor not in anchors:
                     raise InputError(
                         f"unknown YAML alias *{event.anchor}", _mark(event.start_mark, self.source)
                     )
-                value, size = anchors[event.anchor]
+                value, size, height = anchors[event.anchor]
                 count += size
+                if len(stack) + height > max_depth:  # aliases of aliases nest deeper than the text shows
+                    raise InternalLimitError(
+                        f"document nested deeper than the limit of {max_depth} levels (through aliases)",
+                        _mark(event.start_mark, self.source),
+                    )
             elif kind in ("MappingStartEvent", "SequenceStartEvent"):
                 if event.tag and event.tag not in (_TAG + "map", _TAG + "seq", _TAG + "omap", "!"):
                     raise InputError(
@@ -271,14 +278,15 @@ class _Builder:
                         _mark(event.start_mark, self.source),
                     )
                 container: Any = {} if kind == "MappingStartEvent" else []
-                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark])
+                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark, 0])
                 event = next(events)
                 continue
             else:  # MappingEndEvent / SequenceEndEvent
                 frame = stack.pop()
                 value = frame[0]
+                height = frame[5] + 1
                 if frame[2]:
-                    anchors[frame[2]] = (value, count - frame[3])
+                    anchors[frame[2]] = (value, count - frame[3], height)
             if count > max_nodes:
                 raise InternalLimitError(
                     f"document has more than {max_nodes} nodes once aliases are expanded (--max-nodes)",
@@ -287,6 +295,8 @@ class _Builder:
             if not stack:
                 return value
             top = stack[-1]
+            if height > top[5]:
+                top[5] = height
             parent = top[0]
             if isinstance(parent, list):
                 parent.append(value)
