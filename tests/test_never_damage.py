@@ -421,3 +421,39 @@ def test_aliases_cannot_nest_past_the_limit() -> None:
     text = "a: &a " + "[" * 300 + "1" + "]" * 300 + "\nb: " + "[" * 250 + "*a" + "]" * 250 + "\n"
     with pytest.raises(InternalLimitError, match="through aliases"):
         load_stream(text, "t")
+
+
+# Item 8: infinities and NaN cannot be JSON: refused where they are read, in every command.
+
+PREFERENCE_NAN = """\
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachinePreference
+metadata:
+  name: odd
+spec:
+  cpu:
+    preferredCPUTopology: cores
+  preferredTerminationGracePeriodSeconds: .nan
+"""
+
+
+@pytest.mark.parametrize("args", [
+    ["render", "-o", "json"], ["render", "-o", "patch"], ["render"], ["render", "--vmi", "-o", "json"],
+    ["revision", "-o", "json"], ["catalog", "list", "-o", "json"], ["catalog", "show", "odd", "-o", "json"],
+])
+def test_nan_and_infinity_are_refused_where_they_are_read(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "pref.yaml").write_text(PREFERENCE_NAN)
+    vm = VM.replace("        devices: {}\n", "        devices: {}\n      terminationGracePeriodSeconds: .inf\n")
+    (tmp_path / "vm.yaml").write_text(vm + "  preference:\n    name: odd\n    kind: VirtualMachinePreference\n")
+    sources = ["--catalog", str(tmp_path / "pref.yaml")]
+    if args[0] != "catalog":
+        sources += ["-f", str(tmp_path / "vm.yaml")]
+    result = run(*args, *sources)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 3, result.output
+    assert "'.nan' is not a number JSON can hold" in result.stderr
+    assert "NaN" not in result.stdout and "Infinity" not in result.stdout
+
+
+def test_a_float_out_of_range_stays_a_string_as_in_go_yaml() -> None:
+    assert load_stream("a: 1e999\nb: -1e999\nc: 1e308\n", "t")[0].data == {"a": "1e999", "b": "-1e999", "c": 1e308}

@@ -9,6 +9,7 @@ when an error needs ``line:col``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -105,7 +106,9 @@ def resolve_plain(value: str) -> Any:
     if _INT.match(value):
         return _parse_int(value)
     if _FLOAT.match(value) and any(c.isdigit() for c in value):
-        return float(value.replace("_", ""))
+        number = float(value.replace("_", ""))
+        # go-yaml keeps a float out of float64's range (1e999) as a string, as strconv.ParseFloat fails
+        return number if math.isfinite(number) else value
     return _SPECIAL_FLOAT.get(value, value)
 
 
@@ -252,6 +255,10 @@ class _Builder:
                     value = _MERGE  # only a plain << in key position merges
                 else:
                     value = resolve_plain(event.value)
+                if value.__class__ is float and not math.isfinite(value):
+                    raise InputError(
+                        f"{event.value!r} is not a number JSON can hold: kubectl and the API server refuse "
+                        "infinities and NaN", _mark(event.start_mark, self.source))
                 if event.anchor:
                     anchors[event.anchor] = (value, 1, 0)
             elif kind == "AliasEvent":
