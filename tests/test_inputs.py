@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.cli.inputs import Source, expand_paths, read_text
+from kubectl_instancetype.errors import InternalLimitError
 
 
 @pytest.fixture
@@ -48,7 +49,8 @@ def test_a_named_file_is_read_even_through_a_link(tree: Path) -> None:
 def test_reading_is_bounded(tmp_path: Path) -> None:
     big = tmp_path / "big.yaml"
     big.write_text("a" * 10_000)
-    assert len(read_text(Source(str(big), "big.yaml"), max_bytes=100)) == 101
+    with pytest.raises(InternalLimitError, match="larger than the limit of 100 bytes"):
+        read_text(Source(str(big), "big.yaml"), max_bytes=100)
 
 
 VM = """apiVersion: kubevirt.io/v1

@@ -9,6 +9,7 @@ import pwd
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -457,3 +458,39 @@ def test_nan_and_infinity_are_refused_where_they_are_read(tmp_path: Path, args: 
 
 def test_a_float_out_of_range_stays_a_string_as_in_go_yaml() -> None:
     assert load_stream("a: 1e999\nb: -1e999\nc: 1e308\n", "t")[0].data == {"a": "1e999", "b": "-1e999", "c": 1e308}
+
+
+# Item 15: input limits count bytes, bound standard input and apply to every source.
+
+def test_standard_input_is_read_with_a_bound(tmp_path: Path) -> None:
+    start = time.monotonic()
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "kubectl_instancetype", "render", "-f", "-",
+                               "--max-input-bytes", "100000"], stdin=zero, capture_output=True, text=True,
+                              timeout=60)
+    assert proc.returncode == 3
+    assert "<stdin>:1:1: error: input is larger than the limit of 100000 bytes" in proc.stderr
+    assert time.monotonic() - start < 30
+
+
+def test_the_limit_counts_bytes_not_characters(tmp_path: Path) -> None:
+    path = tmp_path / "vm.yaml"
+    path.write_text(VM + "# " + "é" * 600 + "\n")  # fewer than 1000 characters, more than 1000 bytes
+    assert len(path.read_text()) < 1000 < len(path.read_bytes())
+    result = run("render", "-f", str(path), "--max-input-bytes", "1000")
+    assert result.exit_code == 3 and "larger than the limit of 1000 bytes" in result.stderr
+
+
+@pytest.mark.parametrize("option", ["--catalog", "--kubevirt-config"])
+def test_the_limit_applies_to_catalogs_and_the_cluster_configuration(tmp_path: Path, option: str) -> None:
+    (tmp_path / "vm.yaml").write_text(VM)
+    (tmp_path / "big.yaml").write_text("# " + "x" * 5000 + "\n")
+    result = run("render", "-f", str(tmp_path / "vm.yaml"), option, str(tmp_path / "big.yaml"),
+                 "--max-input-bytes", "4000")
+    assert result.exit_code == 3 and f"{tmp_path / 'big.yaml'}:1:1: error: input is larger" in result.stderr
+
+
+def test_invalid_utf8_on_standard_input_is_an_input_error() -> None:
+    result = CliRunner().invoke(main_group, ["render", "-f", "-"], input=b"kind: \xff\n")
+    assert result.exit_code == 3
+    assert result.stderr.startswith("<stdin>:1:1: error: not UTF-8 text")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog.remote import is_url, parse_source
-from ..errors import InputError, Location
+from ..errors import InputError, InternalLimitError, Location
 from ..inputs import STDIN, STDIN_NAME, Source, Text
 from ..yamlio import DEFAULT_LIMITS
 
@@ -91,16 +91,30 @@ def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warning
 
         return fetch_text(parse_source(source.path), max_bytes, warnings if warnings is not None else [])
     try:
-        if source.path == STDIN:
-            return sys.stdin.read()
-        with open(source.path, encoding="utf-8", newline="") as handle:
-            return handle.read(max_bytes + 1)  # one more than allowed: the loader refuses it, bounded
+        data = _read_bytes(source, max_bytes)
     except FileNotFoundError:
         raise InputError("no such file or directory", Location(source.display)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), Location(source.display)) from None
+    if len(data) > max_bytes:
+        raise InternalLimitError(f"input is larger than the limit of {max_bytes} bytes (--max-input-bytes)",
+                                 Location(source.display))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
+
+
+def _read_bytes(source: Source, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a file or standard input: one more than allowed tells it is too big."""
+    if source.path == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a closed standard input (cli.crash.ClosedStream) or a text-only stand-in
+            text = sys.stdin.read(max_bytes + 1)
+            return text.encode("utf-8", "surrogateescape")
+        return bytes(stream.read(max_bytes + 1))
+    with open(source.path, "rb") as handle:
+        return handle.read(max_bytes + 1)
 
 
 @dataclass(frozen=True)
