@@ -494,3 +494,69 @@ def test_invalid_utf8_on_standard_input_is_an_input_error() -> None:
     result = CliRunner().invoke(main_group, ["render", "-f", "-"], input=b"kind: \xff\n")
     assert result.exit_code == 3
     assert result.stderr.startswith("<stdin>:1:1: error: not UTF-8 text")
+
+
+# Item 11: what renders but ruamel.yaml's round trip cannot read is refused, located, never a crash.
+
+@pytest.mark.parametrize(("change", "where"), [
+    (("spec:\n", "spec:\t\n"), ":5:6: error: cannot rewrite this document: ruamel.yaml cannot edit it"),
+    (("  name: vm1\n", "  name: vm1\n  labels: {a: !!timestamp x}\n"), ":5:15:"),
+    (("  name: vm1\n", "  name: vm1\n  labels: {a: !!timestamp 2001-13-45}\n"), ":1:1:"),
+])
+def test_what_ruamel_cannot_edit_is_refused(tmp_path: Path, change: tuple[str, str], where: str) -> None:
+    path = tmp_path / "vm.yaml"
+    text = VM.replace(*change)
+    path.write_text(text)
+    assert run("render", "-f", str(path)).exit_code == 0  # Kubernetes reads it
+    for mode in ("--write", "--diff"):
+        result = run("render", mode, str(path))
+        assert (result.exit_code, result.exception is None or isinstance(result.exception, SystemExit)) == (3, True)
+        assert where in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+    assert path.read_text() == text
+
+
+# Items 13, 20, 21: krm and List handling.
+
+KRM_LIST = '{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": %s}'
+
+
+@pytest.mark.parametrize("stdin", [
+    KRM_LIST % '[{"kind": []}]', KRM_LIST % '[{"kind": {}}]',
+    '{"apiVersion": "v1", "kind": "List", "items": [{"kind": []}]}',
+])
+def test_krm_with_kinds_that_are_not_strings(stdin: str) -> None:
+    result = CliRunner().invoke(main_group, ["krm"], input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code in (0, 3)
+
+
+def test_two_resource_lists_are_refused() -> None:
+    one = KRM_LIST % "[]"
+    result = CliRunner().invoke(main_group, ["krm"], input=f"{one}\n---\n{one}\n")
+    assert result.exit_code == 3
+    assert "a ResourceList must be the only document of its input" in result.stderr
+
+
+def test_a_custom_kind_ending_in_list_is_not_flattened(tmp_path: Path) -> None:
+    allow = "apiVersion: example.com/v1\nkind: AllowList\nmetadata:\n  name: a\nitems:\n- ex\n- why\n"
+    vm_list = f"apiVersion: kubevirt.io/v1\nkind: VirtualMachineList\nitems:\n- {VM.replace(chr(10), chr(10) + '  ')}"
+    path = tmp_path / "in.yaml"
+    path.write_text(f"{allow}---\n{vm_list}")
+    result = run("render", "-f", str(path))
+    assert result.exit_code == 0, result.output
+    docs = [d.data for d in load_stream(result.stdout, "out")]
+    assert [d["kind"] for d in docs] == ["AllowList", "VirtualMachine"]
+    assert docs[0]["items"] == ["ex", "why"]
+    assert run("render", "--write", str(path)).exit_code == 0
+    assert path.read_text().startswith(allow) and "VirtualMachineList" in path.read_text()
+
+
+def test_krm_messages_stay_on_one_line() -> None:
+    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "a\nb"},
+          "spec": {"instancetype": {"name": "no\nsuch"}, "template": {"spec": {"domain": {"devices": {}}}}}}
+    import json
+
+    result = CliRunner().invoke(main_group, ["krm", "--no-builtin-catalog"], input=KRM_LIST % json.dumps([vm]))
+    assert result.exit_code in (1, 3)
+    lines = result.stderr.splitlines()
+    assert lines and all(": error: " in line for line in lines), result.stderr

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, Location
+from ..listkinds import is_list
 from ..render import Item
 from ..yamlio.load import load_stream
 from ..yamlio.roundtrip import rewrite
@@ -37,13 +38,9 @@ class FileChange:
         return self.verdict if self.verdict is not None else self.before != self.after
 
 
-def _is_list(data: Any) -> bool:
-    return isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and "items" in data
-
-
 def _rebuilt(data: Any, items: Iterator[Item], where: Location) -> Any:
     """``data`` with each flattened object replaced by the stored form of its item (one Python frame per List)."""
-    if _is_list(data):
+    if is_list(data):
         return {k: ([_rebuilt(x, items, where) for x in v or []] if k == "items" else v) for k, v in data.items()}
     item = next(items, None)
     if item is None or not same(item.document.data, data):

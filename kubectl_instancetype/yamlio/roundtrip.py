@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from ..errors import InputError, Location
 from .edit import Editor
@@ -72,7 +73,14 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     style = detect(lf, whole)
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
-        out = _edit(lf, body.data, new, style, keep)
+        try:
+            out = _edit(lf, body.data, new, style, keep)
+        except (YAMLError, ValueError) as exc:  # what Kubernetes reads but ruamel.yaml's round trip cannot
+            problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
+            mark = getattr(exc, "problem_mark", None)
+            at = Location(source, where.line + mark.line, mark.column + 1) if mark is not None else where
+            raise RewriteError(f"cannot rewrite this document: ruamel.yaml cannot edit it ({problem})",
+                               at) from None
         if not lf.endswith("\n"):  # the last document of a file without a final newline
             out = out.removesuffix("\n")
         if _loads_as(out, new, source):
