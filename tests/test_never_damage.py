@@ -560,3 +560,19 @@ def test_krm_messages_stay_on_one_line() -> None:
     assert result.exit_code in (1, 3)
     lines = result.stderr.splitlines()
     assert lines and all(": error: " in line for line in lines), result.stderr
+
+
+def test_merge_sources_reads_both_shapes_ruamel_yaml_keeps() -> None:
+    from ruamel.yaml.comments import CommentedMap
+
+    from kubectl_instancetype.yamlio.edit import merge_sources
+
+    source = CommentedMap(a=1)
+
+    class Old(CommentedMap):  # ruamel.yaml 0.18: (position, mapping) pairs
+        merge = [(0, source)]  # noqa: RUF012
+
+    class New(CommentedMap):  # ruamel.yaml 0.19: the mappings themselves
+        merge = [source]  # noqa: RUF012
+
+    assert merge_sources(Old()) == merge_sources(New()) == [source]

@@ -21,7 +21,7 @@ from ruamel.yaml.error import YAMLError
 from ..errors import InputError, Location
 from .edit import Editor
 from .kept import lost
-from .load import load_stream
+from .load import Document, load_stream
 from .merge import keep_original
 from .split import Body, Layout, split
 from .style import Style, detect
@@ -95,13 +95,13 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     return out.replace("\n", newline) if newline != "\n" else out
 
 
-def rewrite(text: str, new_docs: Mapping[int, Any], source: str) -> str:
+def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Document] | None = None) -> str:
     """``text`` with document ``i`` (numbered as :func:`load_stream` numbers them) holding ``new_docs[i]``.
 
     Documents not in ``new_docs``, or whose new data equals their old data, are returned byte for byte;
     changed documents are edited minimally, keeping comments, quoting, indentation and line ends.
     """
-    layout = split(text, source)
+    layout = split(text, source, docs)
     missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
     if missing:
         raise RewriteError("file changed while it was being rendered", Location(source))

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .load import events, load_stream
+from .load import Document, events, load_stream
 
 
 @dataclass(frozen=True)
@@ -68,10 +68,13 @@ def _line_start(text: str, index: int) -> int:
     return start if text[start:index].strip(" ") == "" else index
 
 
-def split(text: str, source: str) -> Layout:
-    """The layout of ``text``; documents are numbered exactly as :func:`load_stream` numbers them."""
+def split(text: str, source: str, docs: list[Document] | None = None) -> Layout:
+    """The layout of ``text``; documents are numbered exactly as :func:`load_stream` numbers them.
+
+    ``docs`` are the documents of ``text`` when the caller has loaded them already (a file is parsed once).
+    """
     offset = 1 if text.startswith("\ufeff") else 0
-    docs = load_stream(text, source)
+    docs = load_stream(text, source) if docs is None else docs
     spans = _spans(text[offset:])
     bodies = []
     for doc in docs:
