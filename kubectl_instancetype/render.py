@@ -12,12 +12,12 @@ from typing import Any
 
 from .api.encoding import encode_vm
 from .api.golang import clone_json
+from .api.lists import is_list
 from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, ToolError
-from .listkinds import is_list
 from .pipeline.stages import render_vm
 from .schema import check
 from .yamlio import Document

@@ -198,7 +198,7 @@ def _snapshot(root: Path, skip: tuple[Path, ...]) -> dict[str, bytes]:
 
 def _untouched_pieces(text: str) -> tuple[dict[int, str], list[str]] | None:
     """The text of each document --write must not change (not a VM, not a List), and the gaps between them."""
-    from kubectl_instancetype.listkinds import is_list
+    from kubectl_instancetype.api.lists import is_list
     from kubectl_instancetype.yamlio.split import split
 
     try:

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.lists import is_list
 from ..errors import InputError, Location
-from ..listkinds import is_list
 from ..render import Item
 from ..yamlio.load import Document, load_stream
 from ..yamlio.roundtrip import rewrite
