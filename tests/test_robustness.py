@@ -223,6 +223,10 @@ def every_mode(tmp: Path, name: str, content: bytes) -> None:
         status, _, stderr = _invoke(["render", "-R", "-f", str(src), *mode])
         _clean(status, stderr, f"render {mode}")
         assert _snapshot(tmp, ()) == everything, f"render {mode} wrote a file"
+    for other in (["revision", "-R", "-f", str(src), "-o", "json"], ["catalog", "list", "--catalog", str(src)],
+                  ["config", "-R", "-f", str(src), "-o", "json"], ["config", "--kubevirt-config", str(target)]):
+        status, _, stderr = _invoke(other)
+        _clean(status, stderr, " ".join(other[:2]))
     for stdin_mode in (["render", "-f", "-"], ["krm"]):
         status, _, stderr = _invoke(stdin_mode, content)
         _clean(status, stderr, str(stdin_mode))
