@@ -576,3 +576,14 @@ def test_merge_sources_reads_both_shapes_ruamel_yaml_keeps() -> None:
         merge = [source]  # noqa: RUF012
 
     assert merge_sources(Old()) == merge_sources(New()) == [source]
+
+
+def test_files_of_the_output_tree_named_as_inputs_are_not_inputs(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    src = _src(tmp_path)
+    monkeypatch.chdir(src)
+    assert run("render", "-f", "a.yaml", "--output-dir", "rendered").exit_code == 0
+    before = Path("rendered/a.yaml").read_bytes()
+    result = run("render", "a.yaml", "rendered/a.yaml", "--output-dir", "rendered")  # as pre-commit passes them
+    assert result.exit_code == 0, result.output
+    assert Path("rendered/a.yaml").read_bytes() == before and not Path("rendered/rendered").exists()
