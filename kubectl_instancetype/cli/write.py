@@ -1,9 +1,10 @@
 """``render --write``, ``--output-dir``, ``--check`` and ``--diff``: expanded files written, listed or diffed.
 
 Sources become targets (the file itself, or its mirror under ``--output-dir``), :mod:`..gitops.plan` computes
-each target's new text, and only targets whose text changes are touched: written atomically (a temporary
-file in the same directory renamed over the target, permissions kept), listed (``--check``) or diffed
-(``--diff``). Nothing here is imported unless one of these options is given.
+each target's new text from the text each source was read as (once), and only targets whose text changes
+are touched: written by :mod:`.files` (atomically, keeping mode, owner and links, never through a link
+under ``--output-dir``), listed (``--check``) or diffed (``--diff``). Nothing here is imported unless one of
+these options is given.
 """
 
 from __future__ import annotations
