@@ -210,14 +210,25 @@ def _untouched_pieces(text: str) -> tuple[dict[int, str], list[str]] | None:
     return bodies, [piece for body, piece in layout.pieces() if body is None]
 
 
-def every_mode(tmp: Path, name: str, content: bytes) -> None:
-    """Run ``content`` (a file called ``name``) through every command and mode, checking the invariants."""
+def every_mode(tmp: Path, name: str, content: bytes, links: bool = False) -> None:
+    """Run ``content`` (a file called ``name``) through every command and mode, checking the invariants.
+
+    With ``links``, the trees hold what a pull request could plant: an in-tree alias, a directory link
+    loop, and links in the output directory to a file and a directory outside it.
+    """
     src = tmp / "repo" / "src"
     src.mkdir(parents=True)
     target = src / name
     target.write_bytes(content)
     (src / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\ndata: {k: v}\n")
     (tmp / "victim.txt").write_text("precious\n")
+    if links:
+        (tmp / "elsewhere").mkdir()
+        (src / "alias.yaml").symlink_to(name)
+        (src / "loop").symlink_to(".", target_is_directory=True)
+        (tmp / "repo" / "rendered").mkdir()
+        (tmp / "repo" / "rendered" / name).symlink_to("../../victim.txt")
+        (tmp / "repo" / "rendered" / "other.yaml").symlink_to("../../elsewhere/other.yaml")
     everything = _snapshot(tmp, ())
     for mode in READ_MODES:
         status, _, stderr = _invoke(["render", "-R", "-f", str(src), *mode])
@@ -231,9 +242,12 @@ def every_mode(tmp: Path, name: str, content: bytes) -> None:
         status, _, stderr = _invoke(stdin_mode, content)
         _clean(status, stderr, str(stdin_mode))
     out = tmp / "repo" / "rendered"
+    outside = _snapshot(tmp, (out,))
     status, _, stderr = _invoke(["render", "-R", "-f", str(src), "--output-dir", str(out)])
     _clean(status, stderr, "--output-dir")
-    assert _snapshot(tmp, (out,)) == everything, "--output-dir wrote outside its directory"
+    if links:
+        assert status == 3 and "symbolic link" in stderr
+    assert _snapshot(tmp, (out,)) == outside, "--output-dir wrote outside its directory"
     _check_write(tmp, src, target, content, _snapshot(tmp, ()))
 
 
@@ -266,6 +280,11 @@ def test_corpus_in_every_mode(tmp_path: Path, case: Path) -> None:
     every_mode(tmp_path, case.name, case.read_bytes())
 
 
+def test_planted_links_in_every_mode(tmp_path: Path) -> None:
+    every_mode(tmp_path, "vm.yaml", (Path(__file__).parent / "fuzz-corpus" / "06-merge-key.yaml").read_bytes(),
+               links=True)
+
+
 FRAGMENTS = [
     "--- #\n", "---\n", "...\n", "# comment\n", "\t", " # trailing\n", "<<: {a: b}\n", "a: &x {b: c}\n", "b: *x\n",
     "x: .nan\n", "x: .inf\n", "x: 1e999\n", "x: !!timestamp x\n", "apiVersion: v1\nkind: List\nitems: []\n",
@@ -296,10 +315,11 @@ EDITS = st.lists(st.tuples(st.floats(0, 1), st.integers(0, len(FRAGMENTS) - 1), 
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
           max_examples=max(10, settings.default.max_examples // 2))
 @given(seed=st.sampled_from(FUZZ_SEEDS), edits=EDITS,
-       picks=st.lists(st.tuples(st.floats(0, 1), NASTY_VALUES), max_size=2), crlf=st.booleans())
+       picks=st.lists(st.tuples(st.floats(0, 1), NASTY_VALUES), max_size=2), crlf=st.booleans(),
+       links=st.booleans())
 def test_mutated_inputs_in_every_mode(tmp_path_factory: pytest.TempPathFactory, seed: Path,
                                       edits: list[tuple[float, int, int]], picks: list[tuple[float, Any]],
-                                      crlf: bool) -> None:
+                                      crlf: bool, links: bool) -> None:
     text = seed.read_bytes().decode("utf-8")
     if picks:
         try:
@@ -315,7 +335,7 @@ def test_mutated_inputs_in_every_mode(tmp_path_factory: pytest.TempPathFactory, 
     text = _mutate_text(text, edits)
     if crlf:
         text = text.replace("\r\n", "\n").replace("\n", "\r\n")
-    every_mode(tmp_path_factory.mktemp("fuzz"), seed.name, text.encode("utf-8", "surrogatepass"))
+    every_mode(tmp_path_factory.mktemp("fuzz"), seed.name, text.encode("utf-8", "surrogatepass"), links)
 
 
 GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
