@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype import render as render_module
 from kubectl_instancetype.cli import EXIT_CODES_HELP, main
 from kubectl_instancetype.errors import EXIT_BUG, EXIT_INPUT
+from kubectl_instancetype.yamlio.load import _Builder
 
 VM = """\
 apiVersion: kubevirt.io/v1
@@ -34,8 +34,7 @@ def test_an_unexpected_exception_is_a_bug_with_its_own_status(
     def broken(*_args: object) -> None:
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(render_module, "check_document", broken)
-    monkeypatch.setattr("kubectl_instancetype.cli.session.check_document", broken)
+    monkeypatch.setattr(_Builder, "documents", broken)
     (tmp_path / "vm.yaml").write_text(VM)
     with pytest.raises(SystemExit) as exit_info:
         main(["render", "-f", str(tmp_path / "vm.yaml")])
@@ -76,3 +75,22 @@ def test_unusable_standard_streams_end_with_one_line_and_status_3(shell: str, tm
 def test_closed_stderr_is_not_a_crash(tmp_path: Path) -> None:
     result = _run("EXE render -f vm.yaml 2>&- >/dev/null", tmp_path)
     assert result.returncode == 0
+
+
+def test_an_interrupted_run_is_not_a_finding(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    (tmp_path / "vm.yaml").write_text(VM)
+    proc = subprocess.Popen([sys.executable, "-c", "import time, sys\n"
+                             "from kubectl_instancetype.yamlio.load import _Builder\n"
+                             "def slow(*a, **k):\n    time.sleep(30)\n"
+                             "_Builder.documents = slow\n"
+                             "from kubectl_instancetype.cli import main\n"
+                             f"main(['render', '-f', {str(tmp_path / 'vm.yaml')!r}])\n"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip() == "error: interrupted"

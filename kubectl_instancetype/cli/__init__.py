@@ -63,7 +63,7 @@ class LazyGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
-        from .crash import StreamBroken
+        from .crash import Interrupted, StreamBroken
 
         # Documents may nest 512 levels (Limits.max_depth); the recursive parts (ruamel.yaml's round-trip
         # composer and representer under --write, JSON encoding, the appliers' copies) take up to about
@@ -73,6 +73,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError as exc:  # click would exit 1, the status of a finding
             raise StreamBroken(exc.strerror or str(exc)) from None
+        except KeyboardInterrupt:  # likewise: an interrupted run is not a finding
+            raise Interrupted() from None
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

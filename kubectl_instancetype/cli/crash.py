@@ -20,12 +20,18 @@ from typing import Any, NoReturn
 
 from ..errors import EXIT_BUG, EXIT_INPUT, one_line
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+
 REPORT_URL = "https://github.com/kubevirt/kubectl-instancetype/issues"
 DEBUG_ENV = "KUBECTL_INSTANCETYPE_TRACEBACK"  # set to print the traceback of a bug as well
 
 
 class StreamBroken(Exception):
     """Standard output became a broken pipe (its reader went away); raised past click, which exits 1."""
+
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C); raised past click, which exits 1."""
 
 
 class ClosedStream(io.TextIOBase):
@@ -84,8 +90,8 @@ def guarded(run: Callable[[], Any]) -> Any:
     except SystemExit as exc:
         _flush()
         raise exc from None
-    except KeyboardInterrupt:
-        _exit(130, None)
+    except (KeyboardInterrupt, Interrupted):
+        _exit(EXIT_INTERRUPTED, "error: interrupted")
     except (BrokenPipeError, StreamBroken):
         _exit(EXIT_INPUT, "error: cannot write the output: Broken pipe", drop_output=True)
     except OSError as exc:
