@@ -587,3 +587,13 @@ def test_files_of_the_output_tree_named_as_inputs_are_not_inputs(tmp_path: Path,
     result = run("render", "a.yaml", "rendered/a.yaml", "--output-dir", "rendered")  # as pre-commit passes them
     assert result.exit_code == 0, result.output
     assert Path("rendered/a.yaml").read_bytes() == before and not Path("rendered/rendered").exists()
+
+
+def test_two_byte_order_marks(tmp_path: Path) -> None:
+    """Found by the long fuzz run: the parser skips a second mark without counting it in its positions."""
+    path = tmp_path / "vm.yaml"
+    path.write_text("\ufeff\ufeff" + VM)
+    result = run("render", "--write", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_text().startswith("\ufeff\ufeffapiVersion") and expanded(path.read_text())
+    assert run("render", "--check", str(path)).exit_code == 0

@@ -73,7 +73,9 @@ def split(text: str, source: str, docs: list[Document] | None = None) -> Layout:
 
     ``docs`` are the documents of ``text`` when the caller has loaded them already (a file is parsed once).
     """
+    # load_stream drops one byte order mark and the parser skips one more without counting it in its marks
     offset = 1 if text.startswith("\ufeff") else 0
+    offset += 1 if text.startswith("\ufeff", offset) else 0
     docs = load_stream(text, source) if docs is None else docs
     spans = _spans(text[offset:])
     bodies = []
