@@ -13,6 +13,7 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1  # a VM KubeVirt would reject, or --check found files to change
 EXIT_USAGE = 2  # bad command line
 EXIT_INPUT = 3  # input that cannot be processed
+EXIT_BUG = 4  # an unexpected exception: a bug of this tool, never an answer about the input
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,9 @@ def is_resource_list(data: Any) -> bool:
 def open_input(docs: list[Document]) -> Envelope:
     """The items of a single ResourceList document, or else of the stream itself (``kind: List`` flattened)."""
     if len(docs) != 1 or not is_resource_list(docs[0].data):
+        extra = next((doc for doc in docs if is_resource_list(doc.data)), None)
+        if extra is not None:
+            raise InputError("a ResourceList must be the only document of its input", extra.location)
         return Envelope(list(flatten(docs)))
     rl, where = docs[0].data, docs[0]
     items = [] if rl.get("items") is None else rl["items"]

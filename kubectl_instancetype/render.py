@@ -12,6 +12,7 @@ from typing import Any
 
 from .api.encoding import encode_vm
 from .api.golang import clone_json
+from .api.lists import is_list
 from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
@@ -51,10 +52,10 @@ class Result:
 
 
 def flatten(docs: Iterable[Document]) -> Iterator[Document]:
-    """Documents with ``kind: List`` (and ``*List``) replaced by their items."""
+    """Documents with ``kind: List`` (and the ``*List`` kinds of known API groups) replaced by their items."""
     for doc in docs:
         data = doc.data
-        if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and "items" in data:
+        if is_list(data):
             items = data["items"] or []
             if not isinstance(items, list):
                 raise InputError("items of a List must be a list", doc.locate(("items",)))

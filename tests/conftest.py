@@ -38,3 +38,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+# The CLI raises Python's recursion limit for deeply nested documents (cli.RECURSION_LIMIT); raising it
+# once here keeps hypothesis from warning that a test changed it.
+def _raise_recursion_limit() -> None:
+    import sys
+
+    from kubectl_instancetype.cli import RECURSION_LIMIT
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
+_raise_recursion_limit()

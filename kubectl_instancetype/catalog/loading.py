@@ -41,7 +41,7 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
     loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin))
     for doc in docs:
         kind = doc.data.get("kind")
-        if kind not in INDEXED_KINDS:
+        if not isinstance(kind, str) or kind not in INDEXED_KINDS:  # the KRM function passes unchecked items
             continue
         try:
             _load(doc, loaded)

@@ -36,11 +36,15 @@ def exit_codes_help(*findings: str) -> str:
             f"  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object{also}\n"
             "  2  usage error\n"
             "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)\n"
+            "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
             "also as ::error/::warning workflow annotations.")
 
 
 EXIT_CODES_HELP = exit_codes_help()
+
+
+RECURSION_LIMIT = 10_000
 
 
 class LazyGroup(click.Group):
@@ -57,6 +61,20 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"{__name__}.{module_name}")
         command: click.Command = getattr(module, attr)
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .crash import Interrupted, StreamBroken
+
+        # Documents may nest 512 levels (Limits.max_depth); the recursive parts (ruamel.yaml's round-trip
+        # composer and representer under --write, JSON encoding, the appliers' copies) take up to about
+        # five frames a level, more than Python's default of 1000 allows.
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:  # click would exit 1, the status of a finding
+            raise StreamBroken(exc.strerror or str(exc)) from None
+        except KeyboardInterrupt:  # likewise: an interrupted run is not a finding
+            raise Interrupted() from None
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -96,7 +114,9 @@ def main(argv: list[str] | None = None) -> Any:
         from .complete import run_shell_complete
 
         run_shell_complete(main_group)
-    return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+    from .crash import guarded
+
+    return guarded(lambda: main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True))
 
 
 if __name__ == "__main__":  # pragma: no cover

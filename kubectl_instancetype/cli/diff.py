@@ -46,7 +46,8 @@ def git(*args: str, stdin: str | None = None) -> str:
 
 def _git(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8")
+        return subprocess.run(["git", *args], input=stdin, capture_output=True, text=True, encoding="utf-8",
+                              errors="surrogateescape")
     except FileNotFoundError:
         raise click.UsageError("git is not installed") from None
 
@@ -55,6 +56,18 @@ def _said(proc: subprocess.CompletedProcess[str]) -> str:
     """What git said on stderr (its last line), or its exit status when it said nothing."""
     lines = proc.stderr.strip().splitlines()
     return lines[-1] if lines else f"exit status {proc.returncode}"
+
+
+def _git_bytes(args: list[str], stdin: bytes | None = None) -> bytes:
+    """The raw output of a git command (file names are bytes, not necessarily UTF-8)."""
+    try:
+        proc = subprocess.run(["git", *args], input=stdin, capture_output=True)
+    except FileNotFoundError:
+        raise click.UsageError("git is not installed") from None
+    if proc.returncode:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise click.UsageError(f"git {args[0]}: {lines[-1] if lines else f'exit status {proc.returncode}'}")
+    return proc.stdout
 
 
 def base_revision(base: str | None) -> str:
@@ -79,23 +92,44 @@ def _same_as_head(rev: str) -> Notice | None:
     return None
 
 
-def _files_at(rev: str, paths: tuple[str, ...]) -> dict[str, str]:
-    """Repository path -> text of each regular file under ``paths`` (relative to the current directory)."""
+def _safe_parts(name: bytes) -> list[str] | None:
+    """The components of a tree path when each is an ordinary name (no ``..``, ``.``, empty or absolute)."""
+    parts = os.fsdecode(name).split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        return None
+    return parts
+
+
+def _files_at(rev: str, paths: tuple[str, ...]) -> dict[tuple[str, ...], bytes]:
+    """Path components -> content of each regular file under ``paths`` (relative to the current directory).
+
+    Only blobs of regular files are read (submodules and symbolic links are not files of the tree), by
+    object id, so no name reaches git's line-based batch protocol; a name that would leave the tree
+    (``..`` entries can be written with ``git mktree``) is skipped.
+    """
     top = os.path.realpath(git("rev-parse", "--show-toplevel").strip())
     paths = tuple(p for p in paths if os.path.realpath(p) == top or os.path.realpath(p).startswith(top + os.sep))
     if not paths:  # files outside the repository are read from where they are, for both sides
         return {}
-    names = [n for n in git("ls-tree", "-r", "-z", "--full-name", "--name-only", rev, "--", *paths).split("\0") if n]
-    if not names:
+    listing = _git_bytes(["ls-tree", "-r", "-z", "--full-name", rev, "--", *paths])
+    wanted: list[tuple[list[str], str]] = []
+    for entry in listing.split(b"\0"):
+        header, _, name = entry.partition(b"\t")
+        fields = header.split()
+        if len(fields) != 3 or fields[1] != b"blob" or fields[0] not in (b"100644", b"100755"):
+            continue
+        parts = _safe_parts(name)
+        if parts is not None:
+            wanted.append((parts, fields[2].decode("ascii")))
+    if not wanted:
         return {}
-    request = "".join(f"{rev}:{name}\n" for name in names).encode("utf-8")
-    batch = subprocess.run(["git", "cat-file", "--batch"], input=request, capture_output=True, check=True).stdout
-    out: dict[str, str] = {}
+    batch = _git_bytes(["cat-file", "--batch"], "".join(f"{oid}\n" for _, oid in wanted).encode("ascii"))
+    out: dict[tuple[str, ...], bytes] = {}
     position = 0
-    for name in names:  # each object: "<oid> <type> <size>\n<content>\n"
+    for parts, _ in wanted:  # each object: "<oid> <type> <size>\n<content>\n"
         header_end = batch.index(b"\n", position)
         size = int(batch[position:header_end].split()[2])
-        out[name] = batch[header_end + 1:header_end + 1 + size].decode("utf-8", errors="replace")
+        out[tuple(parts)] = batch[header_end + 1:header_end + 1 + size]
         position = header_end + 1 + size + 1
     return out
 
@@ -106,17 +140,27 @@ def checked_out(rev: str, paths: tuple[str, ...]) -> Iterator[None]:
     prefix = git("rev-parse", "--show-prefix").strip()
     here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="kubectl-instancetype-diff-") as tmp:
-        for name, text in _files_at(rev, paths).items():
-            target = os.path.join(tmp, name)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+        for parts, content in _files_at(rev, paths).items():
+            _materialise(tmp, parts, content)
         os.makedirs(os.path.join(tmp, prefix), exist_ok=True)
         os.chdir(os.path.join(tmp, prefix))
         try:
             yield
         finally:
             os.chdir(here)
+
+
+def _materialise(tmp: str, parts: tuple[str, ...], content: bytes) -> None:
+    """Write one file of the base revision under ``tmp`` (its parts were checked by :func:`_safe_parts`)."""
+    target = os.path.join(tmp, *parts)
+    if os.path.commonpath([tmp, os.path.normpath(target)]) != tmp:  # defence in depth
+        return
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "xb") as handle:
+            handle.write(content)
+    except OSError:  # a tree with two entries of one name (possible with git mktree): the first wins
+        pass
 
 
 def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) -> InputOptions:

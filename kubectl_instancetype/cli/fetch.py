@@ -74,23 +74,85 @@ def _decode(data: bytes, source: RemoteSource) -> str:
 
 
 def download(url: str, max_bytes: int, timeout: float) -> bytes:
-    """At most ``max_bytes`` from ``url`` (http/https only, redirects too); InputError on any failure."""
+    """At most ``max_bytes`` from ``url`` (http/https only, redirects too); InputError on any failure.
+
+    ``timeout`` is one deadline for the whole download (name lookup, connection, headers and body), not
+    a bound on each socket read: a server that drips a byte a second is cut off. The download runs in a
+    daemon thread so that no phase can outlast the deadline; a body shorter than its Content-Length is
+    refused, pinned or not.
+    """
+    import threading
+
+    outcome: list[bytes | BaseException] = []
+    worker = threading.Thread(target=lambda: outcome.append(_attempt(url, max_bytes, timeout)), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not outcome:
+        raise InputError(f"cannot fetch: no complete response within {timeout:g} s", Location(url))
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _attempt(url: str, max_bytes: int, timeout: float) -> bytes | BaseException:
+    """The body of ``url``, or the exception that ends the download (raised by the caller's thread)."""
+    import http.client
     import urllib.error
     import urllib.request
 
     opener = urllib.request.build_opener(_redirect_handler())
     try:
         with opener.open(url, timeout=timeout) as response:
-            data: bytes = response.read(max_bytes + 1)
+            expected = _content_length(response, url, max_bytes)
+            data = _read_body(response, max_bytes)
     except urllib.error.HTTPError as exc:
-        raise InputError(f"cannot fetch: HTTP {exc.code} {exc.reason}", Location(url)) from None
+        return InputError(f"cannot fetch: HTTP {exc.code} {exc.reason}", Location(url))
     except urllib.error.URLError as exc:
-        raise InputError(f"cannot fetch: {exc.reason}", Location(url)) from None
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot fetch: {exc or type(exc).__name__}", Location(url)) from None
+        return InputError(f"cannot fetch: {exc.reason}", Location(url))
+    except InputError as exc:
+        return exc
+    except (OSError, ValueError, http.client.HTTPException) as exc:  # malformed responses of every kind
+        return InputError(f"cannot fetch: {_describe(exc)}", Location(url))
+    except BaseException as exc:  # re-raised in the caller's thread: a bug, reported as one
+        return exc
     if len(data) > max_bytes:
-        raise InputError(f"refused: the response is larger than {max_bytes} bytes", Location(url))
+        return InputError(f"refused: the response is larger than {max_bytes} bytes", Location(url))
+    if expected is not None and len(data) < expected:
+        return InputError(f"cannot fetch: the response ended after {len(data)} of its {expected} bytes",
+                          Location(url))
     return data
+
+
+def _content_length(response: Any, url: str, max_bytes: int) -> int | None:
+    """The announced body length (None when chunked or not given); a larger one than allowed is refused."""
+    header = response.headers.get("Content-Length")
+    if header is None or response.headers.get("Transfer-Encoding"):
+        return None
+    if not header.strip().isdigit():
+        raise InputError(f"cannot fetch: invalid Content-Length {header[:40]!r}", Location(url))
+    length = int(header)
+    if length > max_bytes:
+        raise InputError(f"refused: the response is larger than {max_bytes} bytes", Location(url))
+    return length
+
+
+def _read_body(response: Any, max_bytes: int) -> bytes:
+    chunks: list[bytes] = []
+    total = 0
+    while total <= max_bytes:
+        chunk: bytes = response.read(min(65536, max_bytes + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    name = type(exc).__name__
+    return f"{name}: {text[:200]}" if text else name
 
 
 def _redirect_handler() -> Any:

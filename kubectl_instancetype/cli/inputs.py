@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog.remote import is_url, parse_source
-from ..errors import InputError, Location
+from ..errors import InputError, InternalLimitError, Location
 from ..inputs import STDIN, STDIN_NAME, Source, Text
 from ..yamlio import DEFAULT_LIMITS
 
@@ -22,60 +23,109 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 __all__ = ["FILES", "STDIN", "STDIN_NAME", "FileReader", "Source", "expand_paths", "read_text"]
 
 
-def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool = False) -> Iterator[Source]:
+def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool = False,
+                 outside: tuple[str, ...] = ()) -> Iterator[Source]:
     """Files named by ``-f`` arguments; directories give their manifest files, sorted; URLs stay URLs.
 
     Inside a directory, symbolic links that lead out of it are skipped unless ``follow_symlinks``: a
-    ``--write`` over a repository must not reach files elsewhere on the machine.
+    ``--write`` over a repository must not reach files elsewhere on the machine. A symbolic link to a
+    file the walk lists anyway is an alias and is skipped; each directory is walked once, however many
+    links lead to it (a link loop ends). Nothing inside the directories ``outside`` (the output
+    directory) is read, even named. A directory that cannot be listed is a Source whose reading reports it.
     """
+    skip = {os.path.realpath(path) for path in outside}
     for path in paths:
         if is_url(path):
             yield Source(path, path.partition("#")[0], path)
         elif path == STDIN:
             yield Source(STDIN, STDIN_NAME, STDIN)
         elif os.path.isdir(path):
-            yield from _directory(Path(path), recursive, follow_symlinks)
-        else:
+            yield from _directory(Path(path), recursive, follow_symlinks, skip)
+        elif not _within(os.path.realpath(path), skip):  # pre-commit may name files of the output tree
             yield Source(path, path, path)
 
 
-def _directory(root: Path, recursive: bool, follow_symlinks: bool) -> Iterator[Source]:
+def _within(path: str, directories: set[str]) -> bool:
+    return any(path == d or path.startswith(d.rstrip(os.sep) + os.sep) for d in directories)
+
+
+def _directory(root: Path, recursive: bool, follow_symlinks: bool, skip: set[str]) -> Iterator[Source]:
     inside = root.resolve()
     found: list[Path] = []
-    for folder, dirs, files in os.walk(root, followlinks=follow_symlinks):
-        dirs[:] = sorted(dirs) if recursive else []
-        found.extend(Path(folder, name) for name in files if Path(name).suffix.lower() in MANIFEST_SUFFIXES)
-    for file in sorted(found):
-        if not follow_symlinks and file.is_symlink() and not file.resolve().is_relative_to(inside):
+    unreadable: list[Source] = []
+    visited: set[tuple[int, int]] = set()
+
+    def failed(exc: OSError) -> None:
+        name = exc.filename if isinstance(exc.filename, str) else str(root)
+        unreadable.append(Source(name, name, str(root), f"cannot read directory: {exc.strerror or exc}"))
+
+    for folder, dirs, names in os.walk(root, onerror=failed, followlinks=follow_symlinks):
+        try:
+            info = os.stat(folder)
+        except OSError:
+            dirs[:] = []
             continue
+        if (info.st_dev, info.st_ino) in visited or _within(os.path.realpath(folder), skip):
+            dirs[:] = []  # a link loop, or a directory seen through another link, or the output directory
+            continue
+        visited.add((info.st_dev, info.st_ino))
+        dirs[:] = sorted(dirs) if recursive else []
+        found.extend(Path(folder, name) for name in names if Path(name).suffix.lower() in MANIFEST_SUFFIXES)
+    listed = {str(file.resolve()) for file in found if not file.is_symlink()}
+    for file in sorted(found):
+        if file.is_symlink():
+            target = file.resolve()
+            if str(target) in listed or (not follow_symlinks and not target.is_relative_to(inside)):
+                continue
         if file.is_file():
             yield Source(str(file), str(file), str(root))
+    yield from unreadable
 
 
 def read_text(source: Source, max_bytes: int = DEFAULT_LIMITS.max_bytes, warnings: list[str] | None = None) -> str:
     """The text of ``source``; InputError (exit 3) when it cannot be read, fetched or decoded."""
+    if source.problem is not None:
+        raise InputError(source.problem, Location(source.display))
     if is_url(source.path):
         from .fetch import fetch_text
 
         return fetch_text(parse_source(source.path), max_bytes, warnings if warnings is not None else [])
     try:
-        if source.path == STDIN:
-            return sys.stdin.read()
-        with open(source.path, encoding="utf-8", newline="") as handle:
-            return handle.read(max_bytes + 1)  # one more than allowed: the loader refuses it, bounded
+        data = _read_bytes(source, max_bytes)
     except FileNotFoundError:
         raise InputError("no such file or directory", Location(source.display)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), Location(source.display)) from None
+    if len(data) > max_bytes:
+        raise InternalLimitError(f"input is larger than the limit of {max_bytes} bytes (--max-input-bytes)",
+                                 Location(source.display))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
 
 
+def _read_bytes(source: Source, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a file or standard input: one more than allowed tells it is too big."""
+    if source.path == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a closed standard input (cli.crash.ClosedStream) or a text-only stand-in
+            text = sys.stdin.read(max_bytes + 1)
+            return text.encode("utf-8", "surrogateescape")
+        return bytes(stream.read(max_bytes + 1))
+    with open(source.path, "rb") as handle:
+        return handle.read(max_bytes + 1)
+
+
+@dataclass(frozen=True)
 class FileReader:
-    """The inputs layer's :class:`~kubectl_instancetype.inputs.Reader` over the file system, stdin and URLs."""
+    """The inputs layer's :class:`~kubectl_instancetype.inputs.Reader` over the file system, stdin and URLs;
+    nothing inside the directories ``outside`` (``render --output-dir``) is listed."""
+
+    outside: tuple[str, ...] = ()
 
     def sources(self, paths: tuple[str, ...], recursive: bool, follow_symlinks: bool) -> Iterator[Source]:
-        return expand_paths(paths, recursive, follow_symlinks)
+        return expand_paths(paths, recursive, follow_symlinks, self.outside)
 
     def read(self, source: Source, max_bytes: int) -> Text:
         warnings: list[str] = []

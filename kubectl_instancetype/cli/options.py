@@ -12,7 +12,7 @@ import click
 from ..config import ARCHITECTURES
 from ..inputs import Inputs, Request, gather
 from ..yamlio import DEFAULT_LIMITS, Limits
-from .inputs import FILES
+from .inputs import FILES, FileReader
 
 FILENAME_HELP = ("A file, a directory, or - for standard input (YAML or JSON; repeatable). Documents that are "
                  "no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; kustomize's "
@@ -29,6 +29,7 @@ class InputOptions:
     limits: Limits
     follow_symlinks: bool = False
     exclude: tuple[str, ...] = ()
+    outside: tuple[str, ...] = ()  # directories never read as inputs (render --output-dir)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,8 @@ def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
 
 def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
     """Everything a command needs, read from the files these options name."""
-    return gather(request(inputs, catalogs), FILES, builtin=builtin_catalog(catalogs.builtin))
+    reader = FileReader(inputs.outside) if inputs.outside else FILES
+    return gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
 
 
 def builtin_catalog(enabled: bool) -> Any:

@@ -19,7 +19,7 @@ from . import exit_codes_help
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
 from .output import print_stream
 from .report import finish
-from .write import WriteOptions, write_options
+from .write import WriteOptions, outside_of, write_options
 
 OUTPUT_FORMATS = ("yaml", "json", "patch")
 
@@ -63,7 +63,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vms/ -R --catalog catalog/ --write
       kubectl instancetype render -f vms/ -R --output-dir rendered/ --check
     """
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
     pairs = _targets(inputs, writing, output, vmi)
     loaded = load(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=loaded.config)

@@ -1,14 +1,14 @@
 """``render --write``, ``--output-dir``, ``--check`` and ``--diff``: expanded files written, listed or diffed.
 
 Sources become targets (the file itself, or its mirror under ``--output-dir``), :mod:`..gitops.plan` computes
-each target's new text, and only targets whose text changes are touched: written atomically (a temporary
-file in the same directory renamed over the target, permissions kept), listed (``--check``) or diffed
-(``--diff``). Nothing here is imported unless one of these options is given.
+each target's new text from the text each source was read as (once), and only targets whose text changes
+are touched: written by :mod:`.files` (atomically, keeping mode, owner and links, never through a link
+under ``--output-dir``), listed (``--check``) or diffed (``--diff``). Nothing here is imported unless one of
+these options is given.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import stat
@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, Location, ToolError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, ToolError
+from ..yamlio import DEFAULT_LIMITS
+from . import files
 from .inputs import STDIN, Source, expand_paths, read_text
 
 if TYPE_CHECKING:
@@ -69,19 +71,36 @@ def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def targets(paths: tuple[str, ...], recursive: bool, output_dir: str | None,
             follow_symlinks: bool = False) -> list[tuple[Source, str]]:
-    """Each input file and the file its expansion goes to; UsageError for inputs that cannot be written."""
+    """Each input file and the file its expansion goes to; UsageError for inputs that cannot be written.
+
+    Files inside ``output_dir`` are not inputs (an output directory inside the -f tree would otherwise
+    nest its output on every run); two sources that are the same file (a symbolic link to another input)
+    are written once, through the first.
+    """
     pairs: list[tuple[Source, str]] = []
-    for path in paths:
-        for source in expand_paths((path,), recursive, follow_symlinks):
+    same_file: set[str] = set()
+    for argument in paths:
+        for source in expand_paths((argument,), recursive, follow_symlinks, outside_of(output_dir)):
             if source.path == STDIN or "://" in source.path:
-                raise click.UsageError(f"cannot write the expansion of {source.display}: name files or directories")
-            pairs.append((source, _target(path, source, output_dir)))
+                raise click.UsageError(
+                    f"cannot write the expansion of {source.display}: name files or directories")
+            if output_dir is None:
+                real = os.path.realpath(source.path)
+                if real in same_file:
+                    continue
+                same_file.add(real)
+            pairs.append((source, _target(argument, source, output_dir)))
     seen: dict[str, str] = {}
     for source, target in pairs:
         other = seen.setdefault(os.path.normpath(target), source.display)
         if other != source.display:
             raise click.UsageError(f"{other} and {source.display} would both be written to {target}")
     return pairs
+
+
+def outside_of(output_dir: str | None) -> tuple[str, ...]:
+    """The directories whose files are never inputs: the output directory."""
+    return (output_dir,) if output_dir is not None else ()
 
 
 def _target(argument: str, source: Source, output_dir: str | None) -> str:
@@ -92,13 +111,11 @@ def _target(argument: str, source: Source, output_dir: str | None) -> str:
     return os.path.join(output_dir, inside)
 
 
-def _existing(path: str) -> str | None:
-    """The current text of a target; None when it is missing or unreadable (so it is written again)."""
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
-        return None
+def place_of(target: str, source: Source, output_dir: str | None) -> files.Place:
+    """Where ``target`` is written: in place (through in-tree links), or confined to ``output_dir``."""
+    if output_dir is None:
+        return files.in_place(source.path)
+    return files.under(output_dir, os.path.relpath(target, output_dir))
 
 
 def _by_file(
@@ -128,11 +145,15 @@ def _by_file(
 
 
 def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str],
-                 problems: list[ToolError], verdict_only: bool = False) -> Iterator[FileChange]:
-    """The new text of every target whose source could be processed, file by file, as items arrive.
+                 problems: list[ToolError], output_dir: str | None = None,
+                 verdict_only: bool = False) -> Iterator[tuple[FileChange, files.Place]]:
+    """The new text of every target whose source could be processed, file by file, as items arrive,
+    with the place it goes to.
 
-    Files with input errors (found while loading, or in one of their VMs) are skipped. With
-    ``verdict_only`` (``--check`` in place) the new text is not computed, only whether there is one.
+    Each source is read once, when it is loaded: its text comes with its documents, so a FIFO is not
+    read twice and a file that changes meanwhile cannot be mixed up. Files with input errors (found while
+    loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) the new
+    text is not computed, only whether there is one.
     """
     from ..gitops.plan import FileChange, rendered_text, would_change
 
@@ -142,44 +163,32 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
             i.problem is not None and i.problem.exit_code == EXIT_INPUT for i in file_items
         ):
             continue
-        if verdict_only and target == source.path:
-            yield FileChange(source.display, target, None, None, would_change(file_items))
-            continue
         try:
-            text = read_text(source)
+            place = place_of(target, source, output_dir)
+            if verdict_only and output_dir is None:
+                yield FileChange(source.display, target, None, None, would_change(file_items)), place
+                continue
+            text = file_items[0].document.stream_text if file_items else _without_documents(source, output_dir)
+            if text is None:
+                continue
             after = rendered_text(text, source.display, file_items)
+            before = text if output_dir is None else files.read(place, DEFAULT_LIMITS.max_bytes)
         except InputError as exc:
             problems.append(exc)
             continue
-        before = text if target == source.path else _existing(target)
-        yield FileChange(source.display, target, before, after)
+        yield FileChange(source.display, target, before, after), place
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace ``path`` (through a symlink, its target) by ``text`` in one rename, keeping its permissions."""
-    import tempfile
-
-    real = os.path.realpath(path)
-    directory = os.path.dirname(real)
-    os.makedirs(directory, exist_ok=True)
+def _without_documents(source: Source, output_dir: str | None) -> str | None:
+    """The text of a source without documents: only its copy under ``--output-dir`` needs it."""
+    if output_dir is None:
+        return None
     try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(real)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, real)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        if not stat.S_ISREG(os.stat(source.path).st_mode):
+            return None
+    except OSError:
+        return None
+    return read_text(source)
 
 
 def colorize(diff: str) -> str:
@@ -212,14 +221,14 @@ def _print_diff(change: FileChange, color: str) -> None:
     sys.stdout.write(colorize(text) if use_color(color) else text)
 
 
-def _write(change: FileChange, problems: list[ToolError]) -> bool:
+def _write(change: FileChange, place: files.Place, problems: list[ToolError]) -> bool:
     """Write one change; False (and a problem) when it cannot be written."""
     if change.after is None:  # never planned for writing
         return False
     try:
-        write_atomically(change.target, change.after)
-    except OSError as exc:
-        problems.append(InputError(f"cannot write: {exc.strerror or exc}", Location(change.target)))
+        files.write(place, change.after)
+    except InputError as exc:
+        problems.append(exc)
         return False
     return True
 
@@ -237,7 +246,7 @@ def apply(
     """
     verdict_only = options.check and not options.diff
     changed, notes = 0, []
-    for change in plan_changes(pairs, items, present, problems, verdict_only):
+    for change, place in plan_changes(pairs, items, present, problems, options.output_dir, verdict_only):
         if not change.changed:
             continue
         changed += 1
@@ -245,7 +254,7 @@ def apply(
             _print_diff(change, options.color)
         elif options.check:
             sys.stdout.write(f"{change.target}\n")
-        elif _write(change, problems):
+        elif _write(change, place, problems):
             notes.append(f"wrote {change.target}")
     if options.dry:
         verb = "written" if options.output_dir is not None else "rewritten"

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..api.lists import is_list
 from ..errors import InputError, Location
 from ..render import Item
-from ..yamlio.load import load_stream
+from ..yamlio.load import Document, load_stream
 from ..yamlio.roundtrip import rewrite
 from ..yamlio.values import same
 from . import jsonfile
@@ -37,13 +38,9 @@ class FileChange:
         return self.verdict if self.verdict is not None else self.before != self.after
 
 
-def _is_list(data: Any) -> bool:
-    return isinstance(data, dict) and str(data.get("kind", "")).endswith("List") and "items" in data
-
-
 def _rebuilt(data: Any, items: Iterator[Item], where: Location) -> Any:
     """``data`` with each flattened object replaced by the stored form of its item (one Python frame per List)."""
-    if _is_list(data):
+    if is_list(data):
         return {k: ([_rebuilt(x, items, where) for x in v or []] if k == "items" else v) for k, v in data.items()}
     item = next(items, None)
     if item is None or not same(item.document.data, data):
@@ -53,13 +50,14 @@ def _rebuilt(data: Any, items: Iterator[Item], where: Location) -> Any:
     return stored_form(data, item.rendered)
 
 
-def new_documents(text: str, source: str, items: Iterable[Item]) -> dict[int, Any]:
-    """Document index -> the data ``--write`` stores there, for every document of ``text``."""
+def new_documents(text: str, source: str, items: Iterable[Item], docs: list[Document] | None = None
+                  ) -> dict[int, Any]:
+    """Document index -> the data ``--write`` stores there, for every document of ``text`` (``docs``)."""
     by_index: dict[int, list[Item]] = {}
     for item in items:
         by_index.setdefault(item.document.index, []).append(item)
     out: dict[int, Any] = {}
-    for doc in load_stream(text, source):
+    for doc in load_stream(text, source) if docs is None else docs:
         if doc.index in by_index:
             out[doc.index] = _rebuilt(doc.data, iter(by_index[doc.index]), doc.location)
     return out
@@ -70,11 +68,12 @@ def rendered_text(text: str, source: str, items: Iterable[Item]) -> str:
 
     A file that is one JSON value stays JSON (:mod:`.jsonfile`); YAML goes through the round-trip editor.
     """
-    new = new_documents(text, source, items)
+    docs = load_stream(text, source)  # the items' own documents may be List items: the file is parsed again
+    new = new_documents(text, source, items, docs)
     old = jsonfile.parse(text)
     if old is not None and set(new) == {0}:
-        return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0])
-    return rewrite(text, new, source)
+        return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0], source)
+    return rewrite(text, new, source, docs)
 
 
 def would_change(items: Iterable[Item]) -> bool:

@@ -165,7 +165,8 @@ def _skipped(doc: Document) -> str:
 
 
 def _used(doc: Document) -> bool:
-    return doc.data.get("kind") in _USED_KINDS
+    kind = doc.data.get("kind")
+    return isinstance(kind, str) and kind in _USED_KINDS  # a kind may be any YAML value: [] is unhashable
 
 
 def _config(request: Request, reader: Reader, documents: list[Document], found: _Found) -> ClusterConfig:

@@ -22,6 +22,7 @@ class Source:
     path: str
     display: str
     root: str = ""
+    problem: str | None = None  # a directory that could not be listed: reading it reports this
 
 
 @dataclass(frozen=True)

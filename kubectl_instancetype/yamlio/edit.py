@@ -41,9 +41,18 @@ def _shared(node: Any, seen: set[int], shared: set[int]) -> None:
     seen.add(id(node))
     children = list(node.values()) if isinstance(node, CommentedMap) else list(node)
     if isinstance(node, CommentedMap):
-        children += [source for _, source in node.merge]
+        children += merge_sources(node)
     for child in children:
         _shared(child, seen, shared)
+
+
+def merge_sources(node: CommentedMap) -> list[Any]:
+    """The mappings a ``<<`` merge key pulls into ``node``.
+
+    ruamel.yaml 0.18 keeps ``(position, mapping)`` pairs in ``CommentedMap.merge``, 0.19 the mappings
+    themselves (with the position on the list); setup.cfg allows both.
+    """
+    return [entry[1] if isinstance(entry, tuple) else entry for entry in node.merge]
 
 
 def _column(node: Any) -> int:

@@ -9,6 +9,7 @@ when an error needs ``line:col``.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -49,6 +50,12 @@ class Document:
     col: int
     text: str = field(repr=False, default="")
     prefix: tuple[str | int, ...] = ()
+    bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
+
+    @property
+    def stream_text(self) -> str:
+        """The whole stream this document was read from, exactly as it was read (with its BOM)."""
+        return "\ufeff" + self.text if self.bom else self.text
 
     @property
     def location(self) -> Location:
@@ -65,7 +72,7 @@ class Document:
 
     def nested(self, data: Any, *path: str | int) -> Document:
         """The object at ``path`` inside this document, as a document of its own."""
-        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path)
+        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path, self.bom)
 
 
 _BOOL = {
@@ -99,7 +106,9 @@ def resolve_plain(value: str) -> Any:
     if _INT.match(value):
         return _parse_int(value)
     if _FLOAT.match(value) and any(c.isdigit() for c in value):
-        return float(value.replace("_", ""))
+        number = float(value.replace("_", ""))
+        # go-yaml keeps a float out of float64's range (1e999) as a string, as strconv.ParseFloat fails
+        return number if math.isfinite(number) else value
     return _SPECIAL_FLOAT.get(value, value)
 
 
@@ -150,6 +159,18 @@ def events(text: str) -> Iterator[Any]:
     yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
 
 
+def tokens(text: str) -> Iterator[Any]:
+    """The scanner's tokens for ``text`` (libyaml when available); each has start and end marks."""
+    if _CParser is not None:
+        parser = _CParser(text)
+        while parser.check_token():
+            yield parser.get_token()
+        return
+    from ruamel.yaml import YAML  # pragma: no cover
+
+    yield from YAML(typ="safe", pure=True).scan(text)  # pragma: no cover
+
+
 def _mark(mark: Any, source: str) -> Location:
     return Location(source, mark.line + 1, mark.column + 1)
 
@@ -167,10 +188,11 @@ def _syntax_error(exc: Exception, source: str) -> InputError:
 class _Builder:
     """Turns one stream's events into documents (a hand-written constructor, for speed)."""
 
-    def __init__(self, text: str, source: str, limits: Limits) -> None:
+    def __init__(self, text: str, source: str, limits: Limits, bom: bool = False) -> None:
         self.text = text
         self.source = source
         self.limits = limits
+        self.bom = bom
 
     def documents(self) -> list[Document]:
         if len(self.text) > self.limits.max_bytes:
@@ -196,6 +218,7 @@ class _Builder:
                             first.start_mark.line + 1,
                             first.start_mark.column + 1,
                             self.text,
+                            bom=self.bom,
                         )
                     )
                     index += 1
@@ -211,16 +234,18 @@ class _Builder:
         return out
 
     def _value(self, first: Any, events: Iterator[Any]) -> Any:
-        anchors: dict[str, tuple[Any, int]] = {}
+        anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, nesting height)
         count = 0
         max_nodes = self.limits.max_nodes
         max_depth = self.limits.max_depth
         # An explicit stack instead of recursion: deep nesting cannot exhaust Python's stack.
-        stack: list[list[Any]] = []  # [container, pending_key, anchor, start_count, start_mark]
+        # [container, pending_key, anchor, start_count, start_mark, height of the children so far]
+        stack: list[list[Any]] = []
         event: Any = first
         while True:
             kind = type(event).__name__
             count += 1
+            height = 0  # how deep the value just completed nests (an alias brings its anchor's)
             if kind == "ScalarEvent":
                 if event.tag and event.tag != "!":
                     value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
@@ -230,15 +255,24 @@ class _Builder:
                     value = _MERGE  # only a plain << in key position merges
                 else:
                     value = resolve_plain(event.value)
+                if value.__class__ is float and not math.isfinite(value):
+                    raise InputError(
+                        f"{event.value!r} is not a number JSON can hold: kubectl and the API server refuse "
+                        "infinities and NaN", _mark(event.start_mark, self.source))
                 if event.anchor:
-                    anchors[event.anchor] = (value, 1)
+                    anchors[event.anchor] = (value, 1, 0)
             elif kind == "AliasEvent":
                 if event.anchor not in anchors:
                     raise InputError(
                         f"unknown YAML alias *{event.anchor}", _mark(event.start_mark, self.source)
                     )
-                value, size = anchors[event.anchor]
+                value, size, height = anchors[event.anchor]
                 count += size
+                if len(stack) + height > max_depth:  # aliases of aliases nest deeper than the text shows
+                    raise InternalLimitError(
+                        f"document nested deeper than the limit of {max_depth} levels (through aliases)",
+                        _mark(event.start_mark, self.source),
+                    )
             elif kind in ("MappingStartEvent", "SequenceStartEvent"):
                 if event.tag and event.tag not in (_TAG + "map", _TAG + "seq", _TAG + "omap", "!"):
                     raise InputError(
@@ -251,14 +285,15 @@ class _Builder:
                         _mark(event.start_mark, self.source),
                     )
                 container: Any = {} if kind == "MappingStartEvent" else []
-                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark])
+                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark, 0])
                 event = next(events)
                 continue
             else:  # MappingEndEvent / SequenceEndEvent
                 frame = stack.pop()
                 value = frame[0]
+                height = frame[5] + 1
                 if frame[2]:
-                    anchors[frame[2]] = (value, count - frame[3])
+                    anchors[frame[2]] = (value, count - frame[3], height)
             if count > max_nodes:
                 raise InternalLimitError(
                     f"document has more than {max_nodes} nodes once aliases are expanded (--max-nodes)",
@@ -267,6 +302,8 @@ class _Builder:
             if not stack:
                 return value
             top = stack[-1]
+            if height > top[5]:
+                top[5] = height
             parent = top[0]
             if isinstance(parent, list):
                 parent.append(value)
@@ -309,9 +346,8 @@ def _key_text(key: Any) -> str:
 
 def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:
     """Every document of a YAML (or JSON) stream; empty documents are dropped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    docs = _Builder(text, source, limits).documents()
+    bom = text.startswith("\ufeff")
+    docs = _Builder(text[1:] if bom else text, source, limits, bom).documents()
     return [d for d in docs if d.data is not None]
 
 

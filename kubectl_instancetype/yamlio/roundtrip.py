@@ -16,12 +16,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from ..errors import InputError, Location
 from .edit import Editor
-from .load import load_stream
+from .kept import lost
+from .load import Document, load_stream
 from .merge import keep_original
-from .split import Body, split
+from .split import Body, Layout, split
 from .style import Style, detect
 from .values import same
 
@@ -69,33 +71,60 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
     style = detect(lf, whole)
+    where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
-        out = _edit(lf, body.data, new, style, keep)
+        try:
+            out = _edit(lf, body.data, new, style, keep)
+        except (YAMLError, ValueError) as exc:  # what Kubernetes reads but ruamel.yaml's round trip cannot
+            problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
+            mark = getattr(exc, "problem_mark", None)
+            at = Location(source, where.line + mark.line, mark.column + 1) if mark is not None else where
+            raise RewriteError(f"cannot rewrite this document: ruamel.yaml cannot edit it ({problem})",
+                               at) from None
         if not lf.endswith("\n"):  # the last document of a file without a final newline
             out = out.removesuffix("\n")
         if _loads_as(out, new, source):
             break
     else:
-        where = Location(source, whole.count("\n", 0, body.start) + 1)
         raise RewriteError("cannot rewrite this document without changing its meaning", where)
+    dropped = lost(lf, out)
+    if dropped is not None:
+        raise RewriteError(f"cannot rewrite this document without dropping the comment {'#' + dropped!r} "
+                           "(comments inside a flow collection that changes are lost: move it out)", where)
     newline = "\r\n" if "\r\n" in text else style.newline
     return out.replace("\n", newline) if newline != "\n" else out
 
 
-def rewrite(text: str, new_docs: Mapping[int, Any], source: str) -> str:
+def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Document] | None = None) -> str:
     """``text`` with document ``i`` (numbered as :func:`load_stream` numbers them) holding ``new_docs[i]``.
 
     Documents not in ``new_docs``, or whose new data equals their old data, are returned byte for byte;
     changed documents are edited minimally, keeping comments, quoting, indentation and line ends.
     """
-    layout = split(text, source)
+    layout = split(text, source, docs)
     missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
     if missing:
-        raise ValueError(f"{source} has no document {missing[0]}")
+        raise RewriteError("file changed while it was being rendered", Location(source))
     out: list[str] = []
     for body, piece in layout.pieces():
         if body is None or body.index not in new_docs or same(body.data, new_docs[body.index]):
             out.append(piece)
         else:
             out.append(_rewrite_body(body, piece, new_docs[body.index], text, source))
-    return "".join(out)
+    result = "".join(out)
+    if result != text:
+        _check_whole(result, layout, new_docs, source)
+    return result
+
+
+def _check_whole(result: str, layout: Layout, new_docs: Mapping[int, Any], source: str) -> None:
+    """Refuse unless ``result`` reads back as every document it should hold, in place, and nothing else."""
+    try:
+        docs = load_stream(result, source)
+    except InputError:
+        docs = []
+    expected = [(body.index, new_docs.get(body.index, body.data)) for body in layout.bodies]
+    if [d.index for d in docs] != [i for i, _ in expected] or not all(
+        same(doc.data, data) for doc, (_, data) in zip(docs, expected, strict=True)
+    ):
+        raise RewriteError("cannot rewrite this file without changing its meaning", Location(source))

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .load import events, load_stream
+from .load import Document, events, load_stream
 
 
 @dataclass(frozen=True)
 class Body:
-    """The text span ``[start, end)`` of one non-empty document, and its data as load_stream reads it."""
+    """The text span ``[start, end)`` of one non-empty document, its number in the stream (as
+    :attr:`Document.index`) and its data as load_stream reads it."""
 
     index: int
     start: int
@@ -42,17 +43,20 @@ class Layout:
         yield None, self.text[pos:]
 
 
-def _spans(text: str) -> dict[tuple[int, int], tuple[int, int]]:
-    """(line, col) of each document's root node, 1-based, mapped to the document body's span."""
-    spans: dict[tuple[int, int], tuple[int, int]] = {}
+def _spans(text: str) -> list[tuple[int, int]]:
+    """The body span of every document of the stream, empty ones included, in stream order.
+
+    Documents are numbered as :func:`load_stream` numbers them (by document start, before empty
+    documents are dropped), so an empty document before a VM does not shift the VM's number.
+    """
+    spans: list[tuple[int, int]] = []
     root: Any = None
     for event in events(text):
         kind = type(event).__name__
         if kind == "DocumentStartEvent":
             root = None
         elif kind == "DocumentEndEvent":
-            mark = root.start_mark
-            spans[(mark.line + 1, mark.column + 1)] = (_line_start(text, mark.index), event.start_mark.index)
+            spans.append((_line_start(text, root.start_mark.index), event.start_mark.index))
         elif root is None:
             root = event
     return spans
@@ -64,13 +68,18 @@ def _line_start(text: str, index: int) -> int:
     return start if text[start:index].strip(" ") == "" else index
 
 
-def split(text: str, source: str) -> Layout:
-    """The layout of ``text``; documents are numbered exactly as :func:`load_stream` numbers them."""
+def split(text: str, source: str, docs: list[Document] | None = None) -> Layout:
+    """The layout of ``text``; documents are numbered exactly as :func:`load_stream` numbers them.
+
+    ``docs`` are the documents of ``text`` when the caller has loaded them already (a file is parsed once).
+    """
+    # load_stream drops one byte order mark and the parser skips one more without counting it in its marks
     offset = 1 if text.startswith("\ufeff") else 0
-    docs = load_stream(text, source)
+    offset += 1 if text.startswith("\ufeff", offset) else 0
+    docs = load_stream(text, source) if docs is None else docs
     spans = _spans(text[offset:])
     bodies = []
-    for number, doc in enumerate(docs):
-        start, end = spans[(doc.line, doc.col)]
-        bodies.append(Body(number, start + offset, end + offset, doc.data))
+    for doc in docs:
+        start, end = spans[doc.index]
+        bodies.append(Body(doc.index, start + offset, end + offset, doc.data))
     return Layout(text, tuple(bodies))

@@ -96,7 +96,7 @@ def _common(first: Counter[Any], second: Counter[Any], default: Any) -> Any:
 def _file_style(whole: str) -> tuple[Any, str]:
     """The whole file's measurements and line ending, once per file (every changed document asks)."""
     newline = "\r\n" if whole.count("\r\n") * 2 > whole.count("\n") else "\n"
-    return _measure(whole), newline
+    return _measure(whole.removeprefix("\ufeff")), newline  # read as load_stream reads it
 
 
 def detect(body: str, whole: str) -> Style:

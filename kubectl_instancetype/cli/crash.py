@@ -1,0 +1,162 @@
+"""The last line of defence at the entry point: standard streams that cannot be used, and bugs.
+
+Every problem the tool anticipates is a :class:`~kubectl_instancetype.errors.ToolError` with its own
+status. Anything else that escapes a command is a bug of this tool: it ends with :data:`EXIT_BUG` (4) and
+one line that says so and how to report it, never with a traceback nor with status 1, which means
+"KubeVirt would refuse this VM" to a CI job. A standard stream that is closed, full or a broken pipe is
+not a bug: the run ends quietly (broken pipe) or with one line and status 3.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from ..errors import EXIT_BUG, EXIT_INPUT, one_line
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+
+REPORT_URL = "https://github.com/kubevirt/kubectl-instancetype/issues"
+DEBUG_ENV = "KUBECTL_INSTANCETYPE_TRACEBACK"  # set to print the traceback of a bug as well
+
+
+class StreamBroken(Exception):
+    """Standard output became a broken pipe (its reader went away); raised past click, which exits 1."""
+
+
+class Interrupted(Exception):
+    """The run was interrupted (Ctrl-C); raised past click, which exits 1."""
+
+
+class ClosedStream(io.TextIOBase):
+    """Stands in for a standard stream that was closed when the process started: using it is an OSError."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.stream_name = name
+
+    def _closed(self) -> OSError:
+        return OSError(errno.EBADF, f"standard {self.stream_name} is closed")
+
+    def read(self, size: int | None = -1) -> str:
+        raise self._closed()
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise self._closed()
+
+    def write(self, text: str) -> int:
+        raise self._closed()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def reserve_standard_streams() -> None:
+    """Give closed standard descriptors /dev/null and closed ``sys`` streams a :class:`ClosedStream`.
+
+    Without this, the first file the tool opens would get descriptor 0, 1 or 2, and a child process
+    (``git``) could write its messages into a file being rewritten.
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+    if sys.stdin is None:
+        sys.stdin = ClosedStream("input")
+    if sys.stdout is None:
+        sys.stdout = ClosedStream("output")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+
+
+def guarded(run: Callable[[], Any]) -> Any:
+    """``run()``, with stream failures and unexpected exceptions turned into one line and a status."""
+    reserve_standard_streams()
+    try:
+        result = run()
+        _flush()
+        return result
+    except SystemExit as exc:
+        _flush()
+        raise exc from None
+    except (KeyboardInterrupt, Interrupted):
+        _exit(EXIT_INTERRUPTED, "error: interrupted")
+    except (BrokenPipeError, StreamBroken):
+        _exit(EXIT_INPUT, "error: cannot write the output: Broken pipe", drop_output=True)
+    except OSError as exc:
+        if _is_stream_error(exc):
+            _exit(EXIT_INPUT, f"error: cannot write the output: {exc.strerror or exc}", drop_output=True)
+        _bug(exc)
+    except RecursionError as exc:
+        _bug(exc, "nesting this deep should have been refused")
+    except Exception as exc:  # the one place that catches everything
+        _bug(exc)
+
+
+def _is_stream_error(exc: OSError) -> bool:
+    return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EBADF, errno.EIO, errno.EDQUOT)
+
+
+def _flush() -> None:
+    """Flush standard output now, so a full or closed stream is reported here, not at interpreter exit."""
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+    except BrokenPipeError:
+        _exit(EXIT_INPUT, "error: cannot write the output: Broken pipe", drop_output=True)
+    except (OSError, ValueError) as exc:
+        message = f"error: cannot write the output: {getattr(exc, 'strerror', None) or exc}"
+        _exit(EXIT_INPUT, message, drop_output=True)
+
+
+def _bug(exc: BaseException, note: str = "") -> NoReturn:
+    where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
+    at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
+    detail = f"{type(exc).__name__}: {exc}"
+    if note:
+        detail = f"{detail} ({note})"
+    if os.environ.get(DEBUG_ENV):
+        _say("".join(traceback.format_exception(exc)))
+    _exit(
+        EXIT_BUG,
+        f"error: internal error (a bug in kubectl-instancetype, not in your input): {detail}{at}; "
+        f"please report it at {REPORT_URL} with the command line and the input "
+        f"({DEBUG_ENV}=1 prints the traceback)",
+    )
+
+
+def _say(text: str) -> None:
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(text if text.endswith("\n") else text + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _exit(status: int, message: str | None, drop_output: bool = False) -> NoReturn:
+    if message is not None:
+        _say(one_line(message[:2000]))
+    if drop_output:  # the interpreter's own flush at exit must not fail again on the broken stream
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.close(devnull)
+        except OSError:
+            pass
+    sys.exit(status)
