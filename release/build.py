@@ -4,7 +4,8 @@
 Each archive holds the ``kubectl-instancetype`` launcher, ``kubectl_complete-instancetype``, LICENSE, a
 zipapp of the package with its pure-Python dependencies vendored (``kubectl_instancetype.pyz``) and the
 C YAML parser (ruamel.yaml.clib's ``_ruamel_yaml`` extension) built for that platform for every supported
-CPython, so that the archive parses as fast as a pip install does and with the same parser (libyaml).
+CPython, so that the archive parses as fast as a pip install does and with the same parser (libyaml): the
+tool reads YAML with libyaml only.
 
 The zipapp carries one root per supported Python (``py311/``, ``py312/`` …), each with the sources and
 the bytecode compiled by that Python (zipimport reads only ``name.pyc`` beside ``name.py``, so one root
@@ -46,13 +47,15 @@ PLUGIN = "instancetype"
 HOMEPAGE = "https://github.com/kubevirt/kubectl-instancetype"
 LAUNCHERS = ("kubectl-instancetype", "kubectl_complete-instancetype")
 ZIPAPP = "kubectl_instancetype.pyz"
-#: The CPython versions the archives carry bytecode and the C parser for (the launcher lists them too).
+#: The CPython versions the archives carry bytecode for (the launcher lists them too) …
 PYTHONS = ("3.11", "3.12", "3.13")
+#: … and the C parser for: a newer Python runs the newest bytecode's sources, with its own parser.
+PARSER_PYTHONS = (*PYTHONS, "3.14")
 #: krew's (os, arch) -> the wheel platform tags that fit it, best first, for ``pip download --platform``.
 PLATFORMS: dict[tuple[str, str], tuple[str, ...]] = {
     ("linux", "amd64"): ("manylinux_2_17_x86_64", "manylinux2014_x86_64"),
     ("linux", "arm64"): ("manylinux_2_17_aarch64", "manylinux2014_aarch64"),
-    ("darwin", "amd64"): ("macosx_10_9_x86_64", "macosx_10_13_x86_64", "macosx_10_9_universal2"),
+    ("darwin", "amd64"): ("macosx_10_9_x86_64", "macosx_10_13_x86_64", "macosx_10_15_x86_64", "macosx_10_9_universal2"),
     ("darwin", "arm64"): ("macosx_11_0_arm64", "macosx_10_9_universal2"),
 }
 CLIB = "ruamel.yaml.clib"
@@ -266,7 +269,7 @@ def archive_name(platform: tuple[str, str]) -> str:
 
 
 def build_archive(out_dir: Path, pyz: Path, platform: tuple[str, str], wheels: Path,
-                  pythons: tuple[str, ...] = PYTHONS) -> tuple[Path, list[str]]:
+                  pythons: tuple[str, ...] = PARSER_PYTHONS) -> tuple[Path, list[str]]:
     """dist/kubectl-instancetype-v<version>-<os>-<arch>.tar.gz and the names of its files: byte for byte
     the same for the same sources, zipapp and wheels."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -293,8 +296,7 @@ def build_all(out_dir: Path, wheels: Path, pythons: dict[str, str]) -> Archives:
     with tempfile.TemporaryDirectory() as tmp:
         pyz = Path(tmp) / ZIPAPP
         build_pyz(pyz, pythons)
-        versions = tuple(sorted(pythons, key=_key))
-        return {platform: build_archive(out_dir, pyz, platform, wheels, versions) for platform in PLATFORMS}
+        return {platform: build_archive(out_dir, pyz, platform, wheels) for platform in PLATFORMS}
 
 
 def sha256(path: Path) -> str:
@@ -359,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.fetch_only:
         for platform in PLATFORMS:
-            for python in PYTHONS:
+            for python in PARSER_PYTHONS:
                 print(fetch_wheel(args.wheels, platform, python))
         return 0
     pythons = find_pythons(PYTHONS, tuple(args.python))

@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import os
 import platform as host
+import random
 import re
 import shutil
 import subprocess
@@ -130,7 +131,7 @@ def test_one_archive_per_platform_with_its_c_parser() -> None:
         labels = platform["selector"]["matchLabels"]
         assert platform["uri"].endswith(f"-{labels['os']}-{labels['arch']}.tar.gz")
         parsers = [f["from"] for f in platform["files"] if f["from"].startswith("_ruamel_yaml.")]
-        assert [p.split(".")[1].split("-")[1] for p in parsers] == [v.replace(".", "") for v in build.PYTHONS]
+        assert [p.split(".")[1].split("-")[1] for p in parsers] == [v.replace(".", "") for v in build.PARSER_PYTHONS]
 
 
 def test_launcher_and_build_agree_on_the_pythons() -> None:
@@ -223,7 +224,7 @@ def test_archives_are_reproducible(release: Release, tmp_path: Path) -> None:
     pyz = tmp_path / "again.pyz"
     build.build_pyz(pyz, release.pythons)
     assert pyz.read_bytes() == (release.unpacked / "kubectl_instancetype.pyz").read_bytes()
-    again, _ = build.build_archive(tmp_path, pyz, ("darwin", "arm64"), build.wheel_cache(), build.PYTHONS)
+    again, _ = build.build_archive(tmp_path, pyz, ("darwin", "arm64"), build.wheel_cache())
     assert again.read_bytes() == release.archives[("darwin", "arm64")].read_bytes()
 
 
@@ -387,3 +388,45 @@ def test_installed_executable_is_a_kubectl_plugin() -> None:
     done = subprocess.run(["kubectl", "instancetype", "render", "-f", str(EXAMPLE)], env=env, capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stdout) == (0, expected_render()), done.stderr
+
+
+def mutated_inputs(directory: Path, count: int) -> None:
+    """``count`` corpus files with YAML's significant characters inserted at random (seeded) places."""
+    seeds = sorted((ROOT / "testdata" / "conformance" / "cases").glob("*/input.yaml"))[:20] or [EXAMPLE]
+    alphabet = [*":{}[],#&*!|>'\"%@`-? \n\t\\x1\u2028\x85", "\\ud800", ": ", "- ", "\n  ", "{image: quay.io/x:41}"]
+    rnd = random.Random(19)
+    for i in range(count):
+        text = list(seeds[i % len(seeds)].read_text())
+        for _ in range(rnd.randint(1, 3)):
+            text.insert(rnd.randrange(len(text) + 1), rnd.choice(alphabet))
+        (directory / f"m{i:04}.yaml").write_text("".join(text), encoding="utf-8", errors="surrogatepass")
+
+
+@pytest.mark.slow
+def test_archive_and_pip_install_parse_alike(release: Release, tmp_path: Path) -> None:
+    """Issue #16 item 19: the archive (libyaml from ruamel.yaml.clib's wheel) and the pip-installed tool
+    answer the same on mutated inputs: same output, same errors, same exit status."""
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    mutated_inputs(inputs, 300)
+    argv = ["render", "-R", "-f", "inputs"]
+    archive = subprocess.run([sys.executable, "-S", "-E", str(release.unpacked / "kubectl-instancetype"), *argv],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    installed = subprocess.run([sys.executable, "-m", "kubectl_instancetype", *argv], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=300)
+    assert archive.stderr.count("\n") > 10 and "Traceback" not in archive.stderr
+    assert (archive.returncode, archive.stderr, archive.stdout) == (
+        installed.returncode, installed.stderr, installed.stdout)
+
+
+@pytest.mark.slow
+def test_without_libyaml_the_zipapp_refuses_cleanly(release: Release, tmp_path: Path) -> None:
+    """A Python the archive has no parser for (or the zipapp copied alone) refuses, in one line, rather than
+    parse with another parser."""
+    shutil.copy(release.unpacked / "kubectl_instancetype.pyz", tmp_path)
+    done = subprocess.run([sys.executable, "-S", "-E", str(tmp_path / "kubectl_instancetype.pyz"), "render", "-f",
+                           str(EXAMPLE)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == f"{EXAMPLE}:1:1: error: cannot read YAML here: this Python has no libyaml parser " \
+                          "(ruamel.yaml.clib); pip install ruamel.yaml.clib, or run the krew archive with a " \
+                          "CPython it carries the parser for (3.11 to 3.14)\n"

@@ -1,10 +1,10 @@
 """Loading YAML and JSON streams into plain data, fast, the way Kubernetes reads them.
 
-Documents are built straight from the parser's events (libyaml through ruamel.yaml.clib when it is
-installed), resolving plain scalars with the YAML 1.1 rules that Kubernetes' go-yaml applies
-(``yes``/``on`` are booleans, ``1e9`` is a number). Only the standard ``tag:yaml.org,2002`` tags are
-accepted. Positions are not kept on the hot path: each document records where its text is, and
-:meth:`Document.locate` indexes that document alone when an error needs ``line:col`` (``positions.py``).
+Documents are built straight from libyaml's events (through ruamel.yaml.clib), resolving plain scalars
+with the YAML 1.1 rules that Kubernetes' go-yaml applies (``yes``/``on`` are booleans, ``1e9`` is a
+number). Only the standard ``tag:yaml.org,2002`` tags are accepted. Positions are not kept on the hot
+path: each document records where its text is, and :meth:`Document.locate` indexes that document alone
+when an error needs ``line:col`` (``positions.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,18 @@ from typing import Any
 from ..errors import InputError, InternalLimitError, Location
 from .positions import Positions, Span
 
-try:  # the C parser (libyaml); ruamel's pure-Python parser is the fallback
+try:  # the C parser (libyaml), the one parser the tool reads YAML with
     from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
+
+#: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
+#: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the
+#: same wherever it runs. Without libyaml it refuses to read YAML, saying how to get it.
+NO_LIBYAML = (
+    "cannot read YAML here: this Python has no libyaml parser (ruamel.yaml.clib); pip install "
+    "ruamel.yaml.clib, or run the krew archive with a CPython it carries the parser for (3.11 to 3.14)"
+)
 
 
 @dataclass(frozen=True)
@@ -146,15 +154,12 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
 
 
 def events(text: str) -> Iterator[Any]:
-    """The parser's events for ``text`` (libyaml when available)."""
-    if _CParser is not None:
-        parser = _CParser(text)
-        while parser.check_event():
-            yield parser.get_event()
-        return
-    from ruamel.yaml import YAML  # pragma: no cover
-
-    yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
+    """libyaml's events for ``text``."""
+    if _CParser is None:
+        raise InputError(NO_LIBYAML)
+    parser = _CParser(text)
+    while parser.check_event():
+        yield parser.get_event()
 
 
 def _mark(mark: Any, source: str) -> Location:
@@ -185,6 +190,8 @@ class _Builder:
                 f"input is larger than the limit of {self.limits.max_bytes} bytes (--max-input-bytes)",
                 Location(self.source),
             )
+        if _CParser is None:
+            raise InputError(NO_LIBYAML, Location(self.source))
         out: list[Document] = []
         positions = Positions(self.text, events)
         stream = events(self.text)
