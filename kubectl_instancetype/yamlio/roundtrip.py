@@ -21,6 +21,7 @@ from ..errors import InputError, Location
 from .edit import Editor
 from .load import load_stream
 from .merge import keep_original
+from .splice import splice
 from .split import Body, split
 from .style import Style, detect
 from .values import same
@@ -68,6 +69,13 @@ def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
 def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> str:
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
+    # end of its own does not say which one the file uses.
+    spliced = splice(lf, body.data, new) if "\n" in lf else None
+    if spliced is not None:
+        out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
+        return out.replace("\n", newline) if newline != "\n" else out
     style = detect(lf, whole)
     for keep in (True, False):
         out = _edit(lf, body.data, new, style, keep)
