@@ -24,6 +24,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import targets  # bench/targets.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCETYPES = ("u1.medium", "u1.large", "cx1.large", "o1.xlarge", "d1.2xlarge", "m1.large", "n1.xlarge")
 PREFERENCES = ("fedora", "rhel.9", "ubuntu", "windows.11", "centos.stream9", "opensuse.leap", "rhel.9.dpdk")
@@ -80,13 +82,17 @@ for path in sorted(Path(sys.argv[1]).rglob("*.yaml")):
 """
 
 
+def pick(i: int) -> tuple[str, str]:
+    """The instancetype and preference of VM ``i``; rhel.9.dpdk only with n1 (it refuses smaller sizes)."""
+    it = INSTANCETYPES[i % len(INSTANCETYPES)]
+    pref = PREFERENCES[i % len(PREFERENCES)]
+    return it, "rhel.9" if pref == "rhel.9.dpdk" and it != "n1.xlarge" else pref
+
+
 def generate(root: Path, count: int) -> None:
-    """A tree of ``count`` VMs: vms/<team>/vm-<i>.yaml; the n1/dpdk pair is avoided (it is refused)."""
+    """A tree of ``count`` VMs: vms/<team>/vm-<i>.yaml, none of them refused."""
     for i in range(count):
-        it = INSTANCETYPES[i % len(INSTANCETYPES)]
-        pref = PREFERENCES[i % len(PREFERENCES)]
-        if pref == "rhel.9.dpdk" and it != "n1.xlarge":
-            pref = "rhel.9"
+        it, pref = pick(i)
         team = i % 10
         path = root / "vms" / f"team-{team}" / f"vm-{i}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -156,6 +162,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="1,100,1000,10000", help="comma-separated VM counts")
     parser.add_argument("--repeat", type=int, default=3, help="runs per command; the best is reported")
     parser.add_argument("--exe", type=Path, help="kubectl-instancetype to measure (default: a fresh install)")
+    parser.add_argument("--target-sizes", default="1000,10000",
+                        help="VM counts of the one-file rows of the targets table (the largest checks linearity)")
+    parser.add_argument("--no-krew", action="store_true", help="leave out the krew archive rows")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -165,9 +174,19 @@ def main() -> int:
               f"{platform.system()} {platform.release()}")
         print("| VMs | command | wall s | peak RSS MiB | × floor |")
         print("| ---: | --- | ---: | ---: | ---: |")
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in (int(s) for s in args.sizes.split(",") if s):
             for row in run_size(exe, python, size, args.repeat, "--write" in help_text):
                 print(row, flush=True)
+        sizes = [int(s) for s in args.target_sizes.split(",") if s]
+        rows, notes = targets.all_rows(exe, python, sizes, args.repeat, VM_TEMPLATE, pick, FLOOR, not args.no_krew)
+        print()
+        print(targets.HEADER)
+        for target_row in rows:
+            print(target_row.markdown())
+        for note in notes:
+            print(f"note: {note}")
+        met = all(r.ratio <= r.target and max(r.measured.rss, r.reference.rss) <= 300 for r in rows)
+        print(f"targets {'all met' if met else 'NOT all met'} ({len(rows)} rows)")
     return 0
 
 

@@ -1,25 +1,39 @@
 #!/usr/bin/env python3
-"""Build the krew archive and write its sha256 into krew-manifest.yaml.
+"""Build the krew archives, one per platform, and write their sha256 into krew-manifest.yaml.
 
-The archive holds a zipapp of the package with its pure-Python dependencies vendored and precompiled
-(``kubectl_instancetype.pyz``), the ``kubectl-instancetype`` launcher, ``kubectl_complete-instancetype``
-and LICENSE. The code is Python only, so one archive serves every platform. Dependencies are copied from
-the distributions installed in the running interpreter (no network): run it from the project's
-virtualenv. C extensions are left out: ruamel.yaml then parses with its pure-Python parser and MarkupSafe
-with its Python fallback. The build is reproducible: same sources, same bytes, same sha256.
+Each archive holds the ``kubectl-instancetype`` launcher, ``kubectl_complete-instancetype``, LICENSE, a
+zipapp of the package with its pure-Python dependencies vendored (``kubectl_instancetype.pyz``) and the
+C YAML parser (ruamel.yaml.clib's ``_ruamel_yaml`` extension) built for that platform for every supported
+CPython, so that the archive parses as fast as a pip install does and with the same parser (libyaml): the
+tool reads YAML with libyaml only.
 
-    python release/build.py                # dist/kubectl-instancetype-v<version>.tar.gz + krew-manifest.yaml
+The zipapp carries one root per supported Python (``py311/``, ``py312/`` …), each with the sources and
+the bytecode compiled by that Python (zipimport reads only ``name.pyc`` beside ``name.py``, so one root
+cannot serve two versions); the launcher puts the running Python's root on ``sys.path``. Compiling needs
+every supported Python here (found on PATH, under ~/.pyenv/versions, or named with ``--python``).
+
+Dependencies are copied from the distributions installed in the running interpreter: run it from the
+project's virtualenv. The extension wheels are fetched once with ``pip download --only-binary :all:`` for
+each platform and Python into a cache (``--wheels``, default ~/.cache/kubectl-instancetype/wheels) and
+read from there afterwards, offline; ``--fetch-only`` just fills the cache. The build is reproducible:
+same sources, wheels and Pythons, same bytes, same sha256.
+
+    python release/build.py        # dist/kubectl-instancetype-v<version>-<os>-<arch>.tar.gz + manifests
 """
+
 
 from __future__ import annotations
 
 import argparse
+import glob
 import gzip
 import hashlib
 import importlib.metadata as metadata
 import io
-import py_compile
+import os
 import re
+import shutil
+import subprocess
 import sys
 import tarfile
 import tempfile
@@ -32,10 +46,33 @@ DISTRIBUTION = "kubectl-instancetype"
 PLUGIN = "instancetype"
 HOMEPAGE = "https://github.com/kubevirt/kubectl-instancetype"
 LAUNCHERS = ("kubectl-instancetype", "kubectl_complete-instancetype")
-PLATFORMS = (("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64"))
+ZIPAPP = "kubectl_instancetype.pyz"
+#: The CPython versions the archives carry bytecode for (the launcher lists them too) …
+PYTHONS = ("3.11", "3.12", "3.13")
+#: … and the C parser for: a newer Python runs the newest bytecode's sources, with its own parser.
+PARSER_PYTHONS = (*PYTHONS, "3.14")
+#: krew's (os, arch) -> the wheel platform tags that fit it, best first, for ``pip download --platform``.
+PLATFORMS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("linux", "amd64"): ("manylinux_2_17_x86_64", "manylinux2014_x86_64"),
+    ("linux", "arm64"): ("manylinux_2_17_aarch64", "manylinux2014_aarch64"),
+    ("darwin", "amd64"): ("macosx_10_9_x86_64", "macosx_10_13_x86_64", "macosx_10_15_x86_64", "macosx_10_9_universal2"),
+    ("darwin", "arm64"): ("macosx_11_0_arm64", "macosx_10_9_universal2"),
+}
+CLIB = "ruamel.yaml.clib"
 EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry: fixed, for reproducible bytes
-MAIN = '''"""Entry point of the zipapp: python3 kubectl_instancetype.pyz render -f vm.yaml."""
+MAIN = '''"""Entry point of the zipapp: python3 kubectl_instancetype.pyz render -f vm.yaml.
+
+The package lives under one root per Python (with that version's bytecode); the C parser, when this
+zipapp comes from its krew archive, beside it.
+"""
+import os
 import sys
+
+ROOTS = %r
+here = sys.path[0]
+tag = "py%%d%%d" %% sys.version_info[:2]
+sys.path[0] = os.path.join(here, tag if tag in ROOTS else ROOTS[-1])
+sys.path.append(os.path.dirname(os.path.abspath(here)))
 
 from kubectl_instancetype.cli import main, main_group
 from kubectl_instancetype.cli.complete import run_shell_complete
@@ -43,6 +80,17 @@ from kubectl_instancetype.cli.complete import run_shell_complete
 run_shell_complete(main_group)
 sys.exit(main())
 '''
+COMPILE = """\
+import py_compile, sys
+from pathlib import Path
+src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+for path in sorted(src.rglob("*.py")):
+    name = path.relative_to(src).as_posix()
+    out = dst / (name[:-3] + ".pyc")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    py_compile.compile(str(path), str(out), dfile=name, doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+"""
 
 
 def version() -> str:
@@ -51,6 +99,10 @@ def version() -> str:
     if found is None:
         raise SystemExit(f"error: no __version__ in {PACKAGE}/__init__.py")
     return found.group(1)
+
+
+def _key(python: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in python.split("."))
 
 
 def dependencies(name: str = DISTRIBUTION) -> list[metadata.Distribution]:
@@ -91,24 +143,50 @@ def package_files() -> list[tuple[Path, str]]:
             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
 
 
-def build_pyz(target: Path) -> list[str]:
-    """Write the zipapp; the names of the vendored distributions. Each module is stored as source and as
-    a legacy ``.pyc`` beside it (what zipimport loads), unchecked-hash so that its bytes do not depend
-    on file times; another Python version falls back to the source."""
+def find_pythons(versions: tuple[str, ...] = PYTHONS, named: tuple[str, ...] = ()) -> dict[str, str]:
+    """An interpreter for each of ``versions`` that is here: one ``named``, this one, python3.X on PATH,
+    or pyenv's."""
+    found: dict[str, str] = {}
+    home = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    for want in versions:
+        pyenv = sorted(glob.glob(str(home / f"{want}.*" / "bin" / f"python{want}")), reverse=True)
+        for candidate in (*named, sys.executable, shutil.which(f"python{want}") or "", *pyenv):
+            if candidate and _reports(candidate) == want:
+                found[want] = candidate
+                break
+    return found
+
+
+def _reports(python: str) -> str | None:
+    """The X.Y version ``python`` runs, or None if it does not run."""
+    try:
+        done = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def build_pyz(target: Path, pythons: dict[str, str]) -> list[str]:
+    """Write the zipapp; the names of the vendored distributions. Each root ``py3X/`` holds every module's
+    source and its legacy ``.pyc`` compiled by that Python (what zipimport loads), unchecked-hash so that
+    its bytes do not depend on file times. A Python without a root of its own runs the newest root: it
+    refuses that bytecode (another magic number) and compiles the sources."""
     deps = dependencies()
     files = package_files() + [f for dist in deps for f in vendored_files(dist)]
-    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        entries = {"__main__.py": MAIN.encode()}
-        for path, name in files:
-            entries[name] = path.read_bytes()
-        for name, data in list(entries.items()):
-            if name.endswith(".py"):
-                entries[name[:-3] + ".pyc"] = _compiled(data, name, Path(tmp))
+    sources = {name: path.read_bytes() for path, name in files}
+    versions = sorted(pythons, key=_key)
+    roots = tuple(f"py{v.replace('.', '')}" for v in versions)
+    entries = {"__main__.py": (MAIN % (roots,)).encode()}
+    for python, root in zip(versions, roots, strict=True):
+        entries.update({f"{root}/{name}": data for name, data in {**sources, **_compiled(sources,
+                                                                                        pythons[python])}.items()})
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
         # zipimport finds a namespace package (ruamel) only through an entry for its directory.
         for name in sorted({f"{p}/" for n in entries for p in _parents(n)} | set(entries)):
             info = zipfile.ZipInfo(name, EPOCH)
             info.external_attr = (0o40755 if name.endswith("/") else 0o644) << 16
-            archive.writestr(info, entries.get(name, b""), zipfile.ZIP_DEFLATED)
+            archive.writestr(info, entries.get(name, b""), zipfile.ZIP_STORED)
     _prepend_shebang(target)
     return [f"{d.metadata['Name']} {d.version}" for d in deps]
 
@@ -118,12 +196,16 @@ def _parents(name: str) -> list[str]:
     return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def _compiled(source: bytes, name: str, tmp: Path) -> bytes:
-    src, dst = tmp / "module.py", tmp / "module.pyc"
-    src.write_bytes(source)
-    py_compile.compile(str(src), str(dst), dfile=name, doraise=True,
-                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-    return dst.read_bytes()
+def _compiled(sources: dict[str, bytes], python: str) -> dict[str, bytes]:
+    """name.pyc -> bytecode of every ``.py`` of ``sources``, compiled by ``python`` in one process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, dst = Path(tmp) / "src", Path(tmp) / "dst"
+        for name, data in sources.items():
+            if name.endswith(".py"):
+                (src / name).parent.mkdir(parents=True, exist_ok=True)
+                (src / name).write_bytes(data)
+        subprocess.run([python, "-I", "-c", COMPILE, str(src), str(dst)], check=True, timeout=600)
+        return {p.relative_to(dst).as_posix(): p.read_bytes() for p in sorted(dst.rglob("*.pyc"))}
 
 
 def _prepend_shebang(target: Path) -> None:
@@ -131,45 +213,113 @@ def _prepend_shebang(target: Path) -> None:
     target.write_bytes(b"#!/usr/bin/env python3\n" + data)  # zip offsets are relative to the end: still valid
 
 
-def build_archive(out_dir: Path) -> Path:
-    """dist/kubectl-instancetype-v<version>.tar.gz, byte for byte the same for the same sources."""
+def wheel_cache() -> Path:
+    """~/.cache/kubectl-instancetype/wheels (or under $XDG_CACHE_HOME)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / DISTRIBUTION / "wheels"
+
+
+def clib_version() -> str:
+    return metadata.version(CLIB)
+
+
+def fetch_wheel(cache: Path, platform: tuple[str, str], python: str) -> Path:
+    """ruamel.yaml.clib's wheel (the version installed here) for ``platform`` and CPython ``python``: from
+    the cache, else downloaded into it with ``pip download --only-binary :all:``."""
+    clib = clib_version()
+    found = _cached_wheel(cache, platform, python, clib)
+    if found is not None:
+        return found
+    cache.mkdir(parents=True, exist_ok=True)
+    nodot = python.replace(".", "")
+    argv = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+            "--implementation", "cp", "--python-version", python, "--abi", f"cp{nodot}", "--dest", str(cache)]
+    for tag in PLATFORMS[platform]:
+        argv += ["--platform", tag]
+    done = subprocess.run([*argv, f"{CLIB}=={clib}"], capture_output=True, text=True, timeout=600)
+    found = _cached_wheel(cache, platform, python, clib)
+    if found is None:
+        last = (done.stderr.strip().splitlines() or ["no wheel"])[-1]
+        raise SystemExit(f"error: cannot fetch {CLIB} {clib} for {'/'.join(platform)} CPython {python}: {last}")
+    return found
+
+
+def _cached_wheel(cache: Path, platform: tuple[str, str], python: str, clib: str) -> Path | None:
+    nodot = python.replace(".", "")
+    prefix = f"{CLIB.replace('.', '_')}-{clib}-cp{nodot}-cp{nodot}-"
+    wheels = sorted(cache.glob(f"{prefix}*.whl"))
+    for tag in PLATFORMS[platform]:
+        for wheel in wheels:
+            if tag in wheel.name[len(prefix) : -len(".whl")].split("."):
+                return wheel
+    return None
+
+
+def extension(wheel: Path) -> tuple[str, bytes]:
+    """(file name, bytes) of the ``_ruamel_yaml`` extension module in ``wheel``."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = [n for n in archive.namelist() if re.fullmatch(r"_ruamel_yaml\.[^/]+\.(so|pyd)", n)]
+        if len(names) != 1:
+            raise SystemExit(f"error: {wheel.name} holds {len(names)} _ruamel_yaml extensions, not 1")
+        return names[0], archive.read(names[0])
+
+
+def archive_name(platform: tuple[str, str]) -> str:
+    return f"{DISTRIBUTION}-v{version()}-{platform[0]}-{platform[1]}.tar.gz"
+
+
+def build_archive(out_dir: Path, pyz: Path, platform: tuple[str, str], wheels: Path,
+                  pythons: tuple[str, ...] = PARSER_PYTHONS) -> tuple[Path, list[str]]:
+    """dist/kubectl-instancetype-v<version>-<os>-<arch>.tar.gz and the names of its files: byte for byte
+    the same for the same sources, zipapp and wheels."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    archive = out_dir / f"{DISTRIBUTION}-v{version()}.tar.gz"
+    archive = out_dir / archive_name(platform)
+    members = [("LICENSE", (ROOT / "LICENSE").read_bytes(), 0o644), (ZIPAPP, pyz.read_bytes(), 0o644)]
+    members += [(n, (ROOT / "plugins" / n).read_bytes(), 0o755) for n in LAUNCHERS]
+    members += [(*extension(fetch_wheel(wheels, platform, python)), 0o644) for python in pythons]
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for name, data, mode in sorted(members):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode, info.mtime = len(data), mode, 0
+            tar.addfile(info, io.BytesIO(data))
+    with open(archive, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
+        gz.write(buffer.getvalue())
+    return archive, sorted(m[0] for m in members)
+
+
+Archives = dict[tuple[str, str], tuple[Path, list[str]]]
+
+
+def build_all(out_dir: Path, wheels: Path, pythons: dict[str, str]) -> Archives:
+    """Every platform's archive (the zipapp is the same in each)."""
     with tempfile.TemporaryDirectory() as tmp:
-        pyz = Path(tmp) / "kubectl_instancetype.pyz"
-        build_pyz(pyz)
-        members = [(ROOT / "LICENSE", 0o644), (pyz, 0o644)] + [(ROOT / "plugins" / n, 0o755) for n in LAUNCHERS]
-        buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
-            for path, mode in sorted(members, key=lambda m: m[0].name):
-                info = tarfile.TarInfo(path.name)
-                data = path.read_bytes()
-                info.size, info.mode, info.mtime = len(data), mode, 0
-                tar.addfile(info, io.BytesIO(data))
-        with open(archive, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as gz:
-            gz.write(buffer.getvalue())
-    return archive
+        pyz = Path(tmp) / ZIPAPP
+        build_pyz(pyz, pythons)
+        return {platform: build_archive(out_dir, pyz, platform, wheels) for platform in PLATFORMS}
 
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def manifest(uri: str, digest: str) -> str:
-    """The krew Plugin manifest (apiVersion krew.googlecontainertools.github.com/v1alpha2)."""
-    files = "".join(f"    - from: {name}\n      to: .\n" for name in (*sorted(LAUNCHERS), "kubectl_instancetype.pyz",
-                                                                     "LICENSE"))
-    platforms = "".join(
-        f"  - selector:\n      matchLabels:\n        os: {os_}\n        arch: {arch}\n"
-        f"    uri: {uri}\n    sha256: {digest}\n    bin: kubectl-instancetype\n    files:\n{files}"
-        for os_, arch in PLATFORMS
-    )
-    return MANIFEST.format(plugin=PLUGIN, version=version(), homepage=HOMEPAGE, platforms=platforms)
+def manifest(base_url: str, archives: Archives) -> str:
+    """The krew Plugin manifest (apiVersion krew.googlecontainertools.github.com/v1alpha2): one platform
+    per archive, each listing the files krew installs."""
+    platforms = ""
+    for (os_, arch), (archive, names) in archives.items():
+        files = "".join(f"    - from: {name}\n      to: .\n" for name in names)
+        platforms += (f"  - selector:\n      matchLabels:\n        os: {os_}\n        arch: {arch}\n"
+                      f"    uri: {base_url}/v{version()}/{archive.name}\n    sha256: {sha256(archive)}\n"
+                      f"    bin: kubectl-instancetype\n    files:\n{files}")
+    return MANIFEST.format(plugin=PLUGIN, version=version(), homepage=HOMEPAGE, platforms=platforms,
+                           linux_amd64=archive_name(("linux", "amd64")))
 
 
 MANIFEST = """\
-# krew plugin manifest, written by release/build.py (sha256 of the release archive); install a local build:
-#   kubectl krew install --manifest=krew-manifest.yaml --archive=dist/kubectl-instancetype-v{version}.tar.gz
+# krew plugin manifest, written by release/build.py with the sha256 of each release archive. krew-index
+# wants it as plugins/{plugin}.yaml: the build writes that copy too (dist/{plugin}.yaml). Local install:
+#   kubectl krew install --manifest=krew-manifest.yaml --archive=dist/{linux_amd64}
 apiVersion: krew.googlecontainertools.github.com/v1alpha2
 kind: Plugin
 metadata:
@@ -186,28 +336,45 @@ spec:
     kpt), an Argo CD plugin and a Helm post-renderer.
   caveats: |
     This plugin needs python3 (3.11 or newer) on PATH; it brings its other
-    dependencies along.
+    dependencies along. Where python3 is older, the newest python3.1x on PATH
+    (3.11 or newer) runs it.
 
     Shell completion (kubectl 1.26 or newer) needs kubectl_complete-instancetype
-    on PATH too; krew does not link it:
-      ln -s "$(dirname "$(readlink -f "$(command -v kubectl-instancetype)")")/kubectl_complete-instancetype" \\
-        "${{KREW_ROOT:-$HOME/.krew}}/bin/"
+    on PATH too; krew does not link it. This one survives krew upgrade:
+      f="${{KREW_ROOT:-$HOME/.krew}}/bin/kubectl_complete-instancetype"
+      printf '#!/bin/sh\\nexec kubectl-instancetype __complete "$@"\\n' >"$f"
+      chmod +x "$f"
   platforms:
 {platforms}"""
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="where the archive goes (default: dist/)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="where the archives go (default: dist/)")
     parser.add_argument("--manifest", type=Path, default=ROOT / "krew-manifest.yaml", help="manifest to write")
     parser.add_argument("--base-url", default=f"{HOMEPAGE}/releases/download",
-                        help="the archive's URL is <base-url>/v<version>/<archive name>")
+                        help="an archive's URL is <base-url>/v<version>/<archive name>")
+    parser.add_argument("--wheels", type=Path, default=wheel_cache(),
+                        help=f"cache of {CLIB} wheels (default: %(default)s)")
+    parser.add_argument("--python", action="append", default=[], help="an interpreter to compile bytecode with")
+    parser.add_argument("--fetch-only", action="store_true", help=f"only fetch the {CLIB} wheels into the cache")
     args = parser.parse_args(argv)
-    archive = build_archive(args.out)
-    digest = sha256(archive)
-    args.manifest.write_text(manifest(f"{args.base_url}/v{version()}/{archive.name}", digest))
-    print(f"{archive} sha256 {digest}")
-    print(f"{args.manifest} updated")
+    if args.fetch_only:
+        for platform in PLATFORMS:
+            for python in PARSER_PYTHONS:
+                print(fetch_wheel(args.wheels, platform, python))
+        return 0
+    pythons = find_pythons(PYTHONS, tuple(args.python))
+    missing = [v for v in PYTHONS if v not in pythons]
+    if missing:
+        raise SystemExit(f"error: no Python {', '.join(missing)} here to compile bytecode with (--python PATH)")
+    archives = build_all(args.out, args.wheels, pythons)
+    text = manifest(args.base_url, archives)
+    args.manifest.write_text(text)
+    (args.out / f"{PLUGIN}.yaml").write_text(text)
+    for archive, _ in archives.values():
+        print(f"{archive} sha256 {sha256(archive)}")
+    print(f"{args.manifest} updated; krew-index copy: {args.out / f'{PLUGIN}.yaml'}")
     return 0
 
 

@@ -1,10 +1,10 @@
 """Loading YAML and JSON streams into plain data, fast, the way Kubernetes reads them.
 
-Documents are built straight from the parser's events (libyaml through ruamel.yaml.clib when it is
-installed), resolving plain scalars with the YAML 1.1 rules that Kubernetes' go-yaml applies
-(``yes``/``on`` are booleans, ``1e9`` is a number). Only the standard ``tag:yaml.org,2002`` tags are
-accepted. Positions are not kept on the hot path: :meth:`Document.locate` parses the one document again
-when an error needs ``line:col``.
+Documents are built straight from libyaml's events (through ruamel.yaml.clib), resolving plain scalars
+with the YAML 1.1 rules that Kubernetes' go-yaml applies (``yes``/``on`` are booleans, ``1e9`` is a
+number). Only the standard ``tag:yaml.org,2002`` tags are accepted. Positions are not kept on the hot
+path: each document records where its text is, and :meth:`Document.locate` indexes that document alone
+when an error needs ``line:col`` (``positions.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError, InternalLimitError, Location
+from .positions import Positions, Span
 
-try:  # the C parser (libyaml); ruamel's pure-Python parser is the fallback
+try:  # the C parser (libyaml), the one parser the tool reads YAML with
     from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
+
+#: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
+#: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the
+#: same wherever it runs. Without libyaml it refuses to read YAML, saying how to get it.
+NO_LIBYAML = (
+    "cannot read YAML here: this Python has no libyaml parser (ruamel.yaml.clib); pip install "
+    "ruamel.yaml.clib, or run the krew archive with a CPython it carries the parser for (3.11 to 3.14)"
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,8 @@ class Document:
     col: int
     text: str = field(repr=False, default="")
     prefix: tuple[str | int, ...] = ()
+    span: Span | None = field(repr=False, default=None)
+    positions: Positions | None = field(repr=False, default=None)
     bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
 
     @property
@@ -65,14 +76,18 @@ class Document:
 
     def locate(self, path: tuple[str | int, ...]) -> Location:
         """Where the value at JSON ``path`` starts (the deepest existing prefix of it)."""
-        if not self.text:
+        positions = self.positions
+        if positions is None and self.text:
+            positions = Positions(self.text, events)
+        found = positions.locate(self.index, self.span, self.prefix + path) if positions else None
+        if found is None:
             return Location(self.source, self.line, self.col)
-        line, col = _locate(self.text, self.index, self.prefix + path)
-        return Location(self.source, line, col)
+        return Location(self.source, *found)
 
     def nested(self, data: Any, *path: str | int) -> Document:
         """The object at ``path`` inside this document, as a document of its own."""
-        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path, self.bom)
+        return Document(data, self.source, self.index, self.line, self.col, self.text, self.prefix + path,
+                        self.span, self.positions, self.bom)
 
 
 _BOOL = {
@@ -148,27 +163,21 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
 
 
 def events(text: str) -> Iterator[Any]:
-    """The parser's events for ``text`` (libyaml when available)."""
-    if _CParser is not None:
-        parser = _CParser(text)
-        while parser.check_event():
-            yield parser.get_event()
-        return
-    from ruamel.yaml import YAML  # pragma: no cover
-
-    yield from YAML(typ="safe", pure=True).parse(text)  # pragma: no cover
+    """libyaml's events for ``text``."""
+    if _CParser is None:
+        raise InputError(NO_LIBYAML)
+    parser = _CParser(text)
+    while parser.check_event():
+        yield parser.get_event()
 
 
 def tokens(text: str) -> Iterator[Any]:
-    """The scanner's tokens for ``text`` (libyaml when available); each has start and end marks."""
-    if _CParser is not None:
-        parser = _CParser(text)
-        while parser.check_token():
-            yield parser.get_token()
-        return
-    from ruamel.yaml import YAML  # pragma: no cover
-
-    yield from YAML(typ="safe", pure=True).scan(text)  # pragma: no cover
+    """libyaml's scanner tokens for ``text``; each has start and end marks."""
+    if _CParser is None:
+        raise InputError(NO_LIBYAML)
+    parser = _CParser(text)
+    while parser.check_token():
+        yield parser.get_token()
 
 
 def _mark(mark: Any, source: str) -> Location:
@@ -200,16 +209,20 @@ class _Builder:
                 f"input is larger than the limit of {self.limits.max_bytes} bytes (--max-input-bytes)",
                 Location(self.source),
             )
+        if _CParser is None:
+            raise InputError(NO_LIBYAML, Location(self.source))
         out: list[Document] = []
+        positions = Positions(self.text, events)
         stream = events(self.text)
         try:
             index = 0
             for event in stream:
                 name = type(event).__name__
                 if name == "DocumentStartEvent":
+                    start = event.start_mark
                     first = next(stream)
                     data = self._value(first, stream)
-                    next(stream)  # DocumentEndEvent
+                    end = next(stream).end_mark  # DocumentEndEvent
                     out.append(
                         Document(
                             data,
@@ -218,7 +231,10 @@ class _Builder:
                             first.start_mark.line + 1,
                             first.start_mark.column + 1,
                             self.text,
-                            bom=self.bom,
+                            (),
+                            Span(start.index, end.index, start.line, start.column),
+                            positions,
+                            self.bom,
                         )
                     )
                     index += 1
@@ -349,61 +365,3 @@ def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list
     bom = text.startswith("\ufeff")
     docs = _Builder(text[1:] if bom else text, source, limits, bom).documents()
     return [d for d in docs if d.data is not None]
-
-
-def _locate(text: str, index: int, path: tuple[str | int, ...]) -> tuple[int, int]:
-    """(line, col) of the node at ``path`` in document ``index`` of ``text`` (best effort)."""
-    stream = events(text)
-    best = (1, 1)
-    try:
-        doc = -1
-        for event in stream:
-            if type(event).__name__ == "DocumentStartEvent":
-                doc += 1
-                if doc == index:
-                    node = next(stream)
-                    best = (node.start_mark.line + 1, node.start_mark.column + 1)
-                    return _walk(node, stream, path, best)
-    except Exception:
-        return best
-    return best
-
-
-def _walk(node: Any, events: Iterator[Any], path: tuple[str | int, ...], best: tuple[int, int]) -> tuple[int, int]:
-    here = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if not path:
-        return here
-    kind = type(node).__name__
-    want = path[0]
-    if kind == "MappingStartEvent":
-        while True:
-            key = next(events)
-            if type(key).__name__ == "MappingEndEvent":
-                return here
-            value = next(events)
-            if type(key).__name__ == "ScalarEvent" and key.value == str(want):
-                if len(path) == 1:
-                    return (key.start_mark.line + 1, key.start_mark.column + 1)
-                return _walk(value, events, path[1:], here)
-            _skip(value, events)
-    if kind == "SequenceStartEvent" and isinstance(want, int):
-        i = 0
-        while True:
-            item = next(events)
-            if type(item).__name__ == "SequenceEndEvent":
-                return here
-            if i == want:
-                return _walk(item, events, path[1:], here)
-            _skip(item, events)
-            i += 1
-    return here
-
-
-def _skip(node: Any, events: Iterator[Any]) -> None:
-    depth = 1 if type(node).__name__ in ("MappingStartEvent", "SequenceStartEvent") else 0
-    while depth:
-        name = type(next(events)).__name__
-        if name in ("MappingStartEvent", "SequenceStartEvent"):
-            depth += 1
-        elif name in ("MappingEndEvent", "SequenceEndEvent"):
-            depth -= 1

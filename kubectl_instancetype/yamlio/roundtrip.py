@@ -23,6 +23,7 @@ from .edit import Editor
 from .kept import lost
 from .load import Document, load_stream
 from .merge import keep_original
+from .splice import splice
 from .split import Body, Layout, split
 from .style import Style, detect
 from .values import same
@@ -70,6 +71,13 @@ def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
 def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> str:
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
+    # end of its own does not say which one the file uses.
+    spliced = splice(lf, body.data, new) if "\n" in lf else None
+    if spliced is not None:
+        out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
+        return out.replace("\n", newline) if newline != "\n" else out
     style = detect(lf, whole)
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):

@@ -1,0 +1,177 @@
+"""The paths users feel (issue 11), each measured against its own reference in the same run, with targets.
+
+Every row is a ratio of CPU seconds (user + system, best of ``repeat`` cold processes) of two commands run
+back to back, so that a loaded machine slows both alike; peak RSS is the larger of the two.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Run:
+    cpu: float
+    wall: float
+    rss: float
+    status: int
+
+
+def measure(argv: Sequence[str], cwd: Path, repeat: int) -> Run:
+    """Best CPU and wall seconds, peak RSS MiB and the exit status of ``argv`` run ``repeat`` times."""
+    cpu = wall = float("inf")
+    rss, status = 0.0, 0
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+    for _ in range(repeat):
+        start = os.times().elapsed
+        with open(os.devnull, "wb") as sink:
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=sink, stderr=subprocess.DEVNULL, env=env)
+            _, raw, usage = os.wait4(proc.pid, 0)
+        wall = min(wall, os.times().elapsed - start)
+        cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+        rss = max(rss, usage.ru_maxrss / 1024)
+        status = os.waitstatus_to_exitcode(raw)
+    return Run(cpu, wall, rss, status)
+
+
+@dataclass(frozen=True)
+class Row:
+    scenario: str
+    measured: Run
+    reference: Run
+    target: float
+
+    @property
+    def ratio(self) -> float:
+        return self.measured.cpu / self.reference.cpu
+
+    def markdown(self) -> str:
+        rss = max(self.measured.rss, self.reference.rss)
+        ok = self.ratio <= self.target and rss <= 300
+        return (f"| {self.scenario} | {self.measured.cpu:.3f} | {self.reference.cpu:.3f} | {self.ratio:.2f} | "
+                f"≤ {self.target:g} | {rss:.0f} | {'yes' if ok else '**no**'} |")
+
+
+HEADER = ("| scenario | CPU s | reference CPU s | ratio | target | peak RSS MiB | met |\n"
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+
+def one_file(path: Path, count: int, refused_every: int, template: str, pick: object) -> None:
+    """``count`` VMs in one file; every ``refused_every``-th (0: none) names a pair KubeVirt refuses."""
+    docs = []
+    for i in range(count):
+        it, pref = pick(i)  # type: ignore[operator]
+        if refused_every and i % refused_every == 0:
+            it, pref = "u1.medium", "rhel.9.dpdk"  # 1 vCPU against the preference's 2 threads: refused
+        docs.append(template.format(i=i, team=i % 10, it=it, pref=pref))
+    path.write_text("---\n".join(docs))
+
+
+def single_file_rows(exe: Path, python: Path, work: Path, sizes: Sequence[int], repeat: int, template: str,
+                     pick: object, floor: str) -> list[Row]:
+    """Refused VMs, clean VMs against the floor, and --write against render, in one file of each size."""
+    rows: list[Row] = []
+    per_vm: dict[str, list[tuple[int, Run]]] = {}
+    for size in sizes:
+        times = 1 if size >= 10_000 else repeat
+        clean, refused = work / f"clean-{size}.yaml", work / f"refused-{size}.yaml"
+        one_file(clean, size, 0, template, pick)
+        one_file(refused, size, 10, template, pick)
+        render_clean = measure([str(exe), "render", "-f", clean.name], work, times)
+        render_refused = measure([str(exe), "render", "-f", refused.name], work, times)
+        rows.append(Row(f"{size} VMs in one file, 10 % refused, vs the same file clean", render_refused,
+                        render_clean, 1.25))
+        floor_dir = work / f"floor-{size}"
+        floor_dir.mkdir(exist_ok=True)
+        (floor_dir / "vms.yaml").write_text(clean.read_text())
+        floor_run = measure([str(python), "-c", floor, str(floor_dir)], work, times)
+        rows.append(Row(f"{size} clean VMs in one file vs ruamel's C load + dump", render_clean, floor_run, 0.6))
+        writes = []
+        for _ in range(times):
+            target = work / f"write-{size}.yaml"
+            target.write_text(clean.read_text())
+            writes.append(measure([str(exe), "render", "-f", target.name, "--write"], work, 1))
+        write = min(writes, key=lambda r: r.cpu)
+        rows.append(Row(f"--write of {size} VMs in one file, all changing, vs its render", write, render_clean,
+                        5.0))
+        for name, run in (("render", render_clean), ("refused", render_refused), ("--write", write)):
+            per_vm.setdefault(name, []).append((size, run))
+    for name, runs in per_vm.items():
+        (small, a), (large, b) = runs[0], runs[-1]
+        if large > small:
+            scaled = Run(b.cpu / (large / small), b.wall, b.rss, b.status)
+            rows.append(Row(f"linear: {name} of {large} VMs per VM vs {small}", scaled, a, 1.5))
+    return rows
+
+
+def cold_start_row(exe: Path, python: Path, example: Path, repeat: int) -> Row:
+    """One VM in a cold process against ``python -c pass`` of the same interpreter."""
+    return Row("cold start: 1 VM vs `python -c pass`", measure([str(exe), "render", "-f", str(example)],
+                                                                example.parent, repeat * 3),
+               measure([str(python), "-c", "pass"], example.parent, repeat * 3), 4.0)
+
+
+def load_build() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("release_build", ROOT / "release" / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def krew_rows(work: Path, example: Path, big: Path, repeat: int) -> tuple[list[Row], list[str]]:
+    """The krew archive (built here for this machine) against a pip install, with each supported Python."""
+    build = load_build()
+    pythons = build.find_pythons()
+    notes = [f"krew: no CPython {v} here" for v in build.PYTHONS if v not in pythons]
+    platform = {"x86_64": ("linux", "amd64"), "aarch64": ("linux", "arm64")}.get(os.uname().machine)
+    if sys.platform == "darwin":
+        platform = ("darwin", "arm64" if os.uname().machine == "arm64" else "amd64")
+    if platform is None:
+        return [], [*notes, "krew: no archive for this platform"]
+    dist = work / "dist"
+    # In a process of its own: the archives' bytes held here would count in every later child's peak RSS.
+    subprocess.run([sys.executable, str(ROOT / "release" / "build.py"), "--out", str(dist), "--manifest",
+                    str(dist / "krew-manifest.yaml")], check=True, stdout=subprocess.DEVNULL)
+    unpacked = work / "krew"
+    with tarfile.open(dist / build.archive_name(platform)) as tar:
+        tar.extractall(unpacked, filter="data")
+    rows = []
+    for version, interpreter in sorted(pythons.items()):
+        venv = work / f"pip-{version}"
+        subprocess.run([interpreter, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
+        for label, path in (("1 VM", example), ("1000 VMs in one file", big)):
+            argv = ["render", "-f", str(path)]
+            archive = measure([interpreter, str(unpacked / "kubectl-instancetype"), *argv], work, repeat)
+            pip = measure([str(venv / "bin" / "kubectl-instancetype"), *argv], work, repeat)
+            rows.append(Row(f"krew archive vs pip install, CPython {version}, {label}", archive, pip, 1.3))
+    return rows, notes
+
+
+def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, template: str, pick: object,
+             floor: str, krew: bool) -> tuple[list[Row], list[str]]:
+    with tempfile.TemporaryDirectory(prefix="kit-bench-targets-") as tmp:
+        work = Path(tmp)
+        example = work / "vm.yaml"
+        one_file(example, 1, 0, template, pick)
+        rows = [cold_start_row(exe, python, example, repeat)]
+        rows += single_file_rows(exe, python, work, sizes, repeat, template, pick, floor)
+        notes: list[str] = []
+        if krew:
+            big = work / "1000-vms.yaml"
+            one_file(big, 1000, 0, template, pick)
+            more, notes = krew_rows(work, example, big, repeat)
+            rows += more
+        return rows, notes
