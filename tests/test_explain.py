@@ -213,3 +213,21 @@ def test_explained_render(case: str, update_goldens: bool) -> None:
     if "json" in case:
         json.loads(output)
 
+
+
+def test_explain_refuses_what_it_cannot_annotate(tmp_path: Path) -> None:
+    for extra in (["-o", "patch"], ["--check"]):
+        output, status = _run(tmp_path, ["render", "-f", str(EXPLAIN.parent.parent / "examples" / "vm.yaml"),
+                                         "--explain", *extra])
+        assert status == 2 and "--explain" in output
+
+
+def test_several_documents_explained_as_json_are_a_list(tmp_path: Path) -> None:
+    example = str(EXPLAIN.parent.parent / "examples" / "vm.yaml")
+    output, status = _run(tmp_path, ["render", "-f", example, "-f", example, "--explain", "-o", "json"])
+    listed = json.loads(output)
+    assert status == 0 and listed["kind"] == "List" and len(listed["items"]) == 2
+    first = listed["items"][0]
+    guest = "/spec/template/spec/domain/memory/guest"
+    assert first["origins"][guest]["text"] == "instancetype u1.medium (spec.memory.guest)"
+    assert first["object"]["spec"]["template"]["spec"]["domain"]["memory"]["guest"] == "4Gi"
