@@ -4,8 +4,8 @@ For every case KubeVirt accepts: each value of the rendered object that differs 
 origin (its own or an enclosing value's), no value the input already had carries one, every origin names an
 instancetype or preference of the case (by kind, name and a field that object has) or a named default,
 explaining changes nothing in the output, and removing the comments from the explained YAML gives exactly the
-plain render. The goldens in testdata/explain (``args`` run in the case folder, expected ``stdout``) are
-rewritten by --update-goldens.
+plain render (and reading it gives the same data). The goldens in testdata/explain (``args`` run in the case
+folder, expected ``stdout``) are rewritten by --update-goldens.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from kubectl_instancetype.cli.render import vm_renderer
 from kubectl_instancetype.explain import explained_json, explained_yaml
 from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.render import Item, Options, render
-from kubectl_instancetype.yamlio import dump_yaml
+from kubectl_instancetype.yamlio import dump_yaml, load_stream
 from kubectl_instancetype.yamlio.emit import COMMENT
 
 CASES = CONFORMANCE / "cases"
@@ -140,7 +140,9 @@ def _check(case_name: str, vmi: bool) -> None:
             assert origin.source in (DEFAULT, CLUSTER, RENDER) and origin.name, (path, origin)
             assert (origin.source == CLUSTER) == bool(origin.field), (path, origin)
     notes = {origin.text() for origin in item.origins.values()}
-    assert strip_comments(explained_yaml(item), notes) == dump_yaml(plain.rendered)
+    explained = explained_yaml(item)
+    assert strip_comments(explained, notes) == dump_yaml(plain.rendered)
+    assert [d.data for d in load_stream(explained, "explained")] == [plain.rendered]  # the comments are comments
     pointers = explained_json(item)["origins"]
     assert len(pointers) == len(item.origins)
 
