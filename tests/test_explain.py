@@ -2,10 +2,11 @@
 
 For every case KubeVirt accepts: each value of the rendered object that differs from the input has an
 origin (its own or an enclosing value's), no value the input already had carries one, every origin names an
-instancetype or preference of the case (by kind, name and a field that object has) or a named default,
-explaining changes nothing in the output, and removing the comments from the explained YAML gives exactly the
-plain render (and reading it gives the same data). The goldens in testdata/explain (``args`` run in the case
-folder, expected ``stdout``) are rewritten by --update-goldens.
+instancetype or preference of the case (by kind, name and a field that object has), a named default or a
+setting of the case's cluster configuration, explaining changes nothing in the output, and removing the
+comments from the explained YAML gives exactly the plain render (and reading it gives the same data). The
+goldens in testdata/explain (``args`` run in the case folder, expected ``stdout``) are rewritten by
+--update-goldens.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from kubectl_instancetype.api.origin import Path as OriginPath
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.cli.render import vm_renderer
+from kubectl_instancetype.config import default_configuration, effective_configuration, merge_json
 from kubectl_instancetype.explain import explained_json, explained_yaml
 from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.render import Item, Options, render
@@ -39,11 +41,13 @@ GOLDENS = sorted(p.name for p in EXPLAIN.iterdir()) if EXPLAIN.exists() else []
 MISSING = object()
 
 
-def _render(case: Path, vmi: bool, explain: bool) -> tuple[Item | None, list[Any]]:
+def _render(case: Path, vmi: bool, explain: bool) -> tuple[Item | None, list[Any], dict[str, Any]]:
+    """The VM's item, the case's documents and the cluster configuration KubeVirt works with."""
     loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config, explain=explain), vm_renderer(vmi))
     vm = next((i for i in result.items if i.is_vm), None)
-    return vm, [d.data for d in loaded.documents]
+    configuration = merge_json(default_configuration(), effective_configuration(loaded.config))
+    return vm, [d.data for d in loaded.documents], configuration
 
 
 def uncovered(before: Any, after: Any, origins: Mapping[OriginPath, Origin], path: OriginPath = ()) -> Iterator[str]:
@@ -119,8 +123,8 @@ def _check(case_name: str, vmi: bool) -> None:
     case = CASES / case_name
     if (case / ("error-vmi.txt" if vmi else "error.txt")).exists():
         pytest.skip("KubeVirt refuses this VM")
-    plain, _ = _render(case, vmi, explain=False)
-    item, documents = _render(case, vmi, explain=True)
+    plain, _, _ = _render(case, vmi, explain=False)
+    item, documents, configuration = _render(case, vmi, explain=True)
     assert plain is not None and item is not None and item.rendered is not None and item.origins is not None
     assert item.rendered == plain.rendered  # explaining changes nothing
     vm = item.document.data
@@ -139,6 +143,7 @@ def _check(case_name: str, vmi: bool) -> None:
         else:
             assert origin.source in (DEFAULT, CLUSTER, RENDER) and origin.name, (path, origin)
             assert (origin.source == CLUSTER) == bool(origin.field), (path, origin)
+            assert origin.source != CLUSTER or _has_field(configuration, origin.field), f"{path}: no {origin.field}"
     notes = {origin.text() for origin in item.origins.values()}
     explained = explained_yaml(item)
     assert strip_comments(explained, notes) == dump_yaml(plain.rendered)

@@ -88,7 +88,7 @@ def cluster_defaults(cfg: ClusterConfig, spec: Spec, trace: Trace = NO_TRACE) ->
         arch = spec["architecture"]
         machine["type"] = cfg.machine_type_for(arch)
         if trace.on:
-            trace.set(("domain", "machine", "type"), machine_type_origin(arch))
+            trace.set(("domain", "machine", "type"), machine_type_origin(cfg, arch))
     at = trace.at("domain")
     _resource_requests(cfg, domain, at)
     _guest_memory(domain, at)
@@ -104,9 +104,15 @@ def cluster_defaults(cfg: ClusterConfig, spec: Spec, trace: Trace = NO_TRACE) ->
     return None
 
 
-def machine_type_origin(arch: str) -> Origin:
-    """The cluster's machine type for ``arch`` (also what the VM mutating webhook writes)."""
-    return named(f"cluster default machine type ({arch})", f"architectureConfiguration.{arch}.machineType")
+def machine_type_origin(cfg: ClusterConfig, arch: str) -> Origin:
+    """The setting behind ``cfg.machine_type_for(arch)`` (also what the VM mutating webhook writes)."""
+    if cfg.machine_type:
+        return named("cluster machine type", "machineType")
+    known = arch if arch in ("arm64", "ppc64le", "s390x") else "amd64"  # others fall back to amd64's
+    configured = ((cfg.raw.get("architectureConfiguration") or {}).get(known) or {}).get("machineType")
+    if known == "s390x" and not configured:
+        return named("KubeVirt default machine type (s390x)")
+    return named(f"cluster default machine type ({known})", f"architectureConfiguration.{known}.machineType")
 
 
 def _quantity_nonzero(value: Any) -> bool:

@@ -114,7 +114,7 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         arch = str(tspec.get("architecture") or "")
         machine["type"] = ctx.config.machine_type_for(arch)
         if trace.on:
-            trace.set(("domain", "machine", "type"), machine_type_origin(arch))
+            trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
     set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
     if tspec.get("architecture") != "s390x":  # no PCI Express root ports to reserve
         annotations = child(child(template, "metadata"), "annotations")
