@@ -1,19 +1,21 @@
 """Documents in, rendered documents out: every VirtualMachine replaced by its expansion (or its VMI).
 
 Other documents pass through unchanged. Problems are values: a VM KubeVirt would refuse becomes a
-located :class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render.
+located :class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render. With
+``Options.explain`` each rendered VM comes with the origin of every value its rendering set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .api.encoding import encode_vm
 from .api.golang import clone_json
 from .api.lists import is_list
 from .api.names import VIRTUAL_MACHINE as VM_KIND
+from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
 from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
 from .config import ClusterConfig
@@ -22,7 +24,12 @@ from .pipeline.stages import render_vm
 from .schema import check
 from .yamlio import Document
 
-VMRenderer = Callable[[dict[str, Any], str, Catalog, ClusterConfig], dict[str, Any]]
+
+class VMRenderer(Protocol):
+    """Renders one VM; records the origins of what it sets in ``book`` when given one."""
+
+    def __call__(self, vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
+                 book: Origins | None = None) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -31,16 +38,19 @@ class Options:
 
     namespace: str = "default"
     config: ClusterConfig = field(default_factory=ClusterConfig)
+    explain: bool = False  # record where each value comes from (Item.origins)
 
 
 @dataclass(frozen=True)
 class Item:
-    """One output document and the input document it comes from (``rendered`` is None on failure)."""
+    """One output document and the input document it comes from (``rendered`` is None on failure);
+    with ``Options.explain``, the origin of each value the rendering set, by path in ``rendered``."""
 
     document: Document
     rendered: Any
     is_vm: bool
     problem: ToolError | None = None
+    origins: Mapping[Path, Origin] | None = None
 
 
 @dataclass
@@ -99,13 +109,17 @@ def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
     return exc.field or ("spec",)
 
 
-def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig) -> dict[str, Any]:
-    rendered = render_vm(vm, namespace, catalog, cfg)
+def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
+                        book: Origins | None = None) -> dict[str, Any]:
+    rendered = render_vm(vm, namespace, catalog, cfg, book)
     if rendered is vm:
         rendered = clone_json(vm)
+    trace = NO_TRACE if book is None else Trace(book)
     meta = rendered.setdefault("metadata", {})
-    meta.setdefault("namespace", namespace)
-    encode_vm(rendered)
+    if "namespace" not in meta:
+        meta["namespace"] = namespace
+        trace.set(("metadata", "namespace"), NAMESPACE)
+    encode_vm(rendered, trace)
     return rendered
 
 
@@ -126,7 +140,12 @@ def _render_vm(doc: Document, renderer: VMRenderer, catalog: Catalog, options: O
     namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
     label = vm_label(data, namespace)
     try:
-        return Item(doc, renderer(data, namespace, catalog, options.config), True)
+        if not options.explain:
+            return Item(doc, renderer(data, namespace, catalog, options.config), True)
+        book = Origins()
+        rendered = renderer(data, namespace, catalog, options.config, book)
+        book.keep_present(rendered)
+        return Item(doc, rendered, True, origins=book.as_mapping())
     except KubeVirtError as exc:
         located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field)
         return Item(doc, None, True, located.with_location(doc.locate(error_path(exc))))

@@ -64,6 +64,23 @@ def test_catalog_bump_shows_the_vms_whose_files_did_not_change(
     assert result.stdout == (GOLDENS / golden).read_text()
 
 
+def test_each_changed_field_names_what_set_it_on_each_side(repo: Path) -> None:
+    edit(repo / "catalog" / "preferences.yaml", "preferredInterfaceModel: virtio", "preferredInterfaceModel: e1000e")
+    edit(repo / "vms" / "team-a" / "db.yaml", "bus: sata   # the image has no virtio drivers", "readonly: true")
+    subprocess.run([*GIT, "commit", "-qam", "e1000e for all, db disk on the preferred bus"], check=True)
+    text = run(*ARGS).stdout
+    assert "  domain.devices.interfaces[0].model virtio → e1000e (preference acme.linux)\n" not in text
+    assert "  devices.interfaces[0].model virtio → e1000e (preference acme.linux)\n" in text
+    assert "  devices.disks[0].disk.bus sata → virtio (the VM → preference acme.linux)\n" in text
+    assert "  devices.disks[0].disk.readonly — → true (the VM)\n" in text
+    [db] = [vm for vm in json.loads(run(*ARGS, "--format", "json").stdout)["vms"] if vm["name"] == "db"]
+    bus = next(f for f in db["fields"] if f["field"] == "devices.disks[0].disk.bus")
+    assert (bus["origin_before"], bus["origin_after"]["field"]) == (None, "spec.devices.preferredDiskBus")
+    comment = run(*ARGS, "--format", "markdown").stdout
+    assert "- `devices.disks[0].disk.bus` `sata` → `virtio` (the VM → preference acme.linux)\n" in comment
+    assert "changed (vm) — preference acme.linux, the VM</summary>" in comment
+
+
 def test_default_base_is_the_merge_base_with_the_default_branch(repo: Path) -> None:
     edit(repo / "catalog" / "instancetypes.yaml", "guest: 8\n", "guest: 16\n")
     subprocess.run([*GIT, "commit", "-qam", "bump acme.large"], check=True)
@@ -153,3 +170,19 @@ def test_the_comment_cap_is_an_option(repo: Path) -> None:
 def test_fence_is_longer_than_any_backtick_run() -> None:
     assert fence("plain") == "```"
     assert fence("a ```` b") == "`````"
+
+
+def test_field_changes_keep_values_added_whole_in_one_change() -> None:
+    from kubectl_instancetype.api.origin import named
+    from kubectl_instancetype.gitops.fields import field_changes
+    from kubectl_instancetype.gitops.report import field_line
+
+    before = {"spec": {"template": {"spec": {"networks": [], "hostname": "a"}}}}
+    after = {"spec": {"template": {"spec": {"networks": [{"name": "default", "pod": {}}], "hostname": "a`b"}}}}
+    origins = {("spec", "template", "spec", "networks", 0): named("default pod network")}
+    changes = field_changes(before, after, {}, origins)
+    assert [c.sentence() for c in changes] == [
+        "hostname a → a`b (the VM)",
+        'networks[0] — → {"name":"default","pod":{}} (the VM → default pod network)',
+    ]
+    assert field_line(changes[0]) == "`hostname` `a` → ``a`b`` (the VM)"

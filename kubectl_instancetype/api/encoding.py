@@ -1,5 +1,6 @@
 """What KubeVirt's JSON re-encoding does to a VM or VMI it returns: Quantities in canonical spelling,
 null pointers and zero plain fields omitted, ``features.acpi`` always present (a non-pointer struct).
+A value the encoding respells or adds gets that as its origin, unless a stage already explains it.
 """
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..quantity import canonical
+from .origin import NO_TRACE, Path, Trace, named
 
 Spec = dict[str, Any]
 
@@ -23,20 +25,28 @@ _META_ORDER = (
     "ownerReferences",
     "finalizers",
 )
+CANONICAL = named("KubeVirt's canonical Quantity spelling")
+ACPI = named("KubeVirt default features.acpi (always present)")
+TEMPLATE_METADATA = named("KubeVirt default template metadata (always present)")
 
 
-def _canonical_map(mapping: Any) -> None:
+def _canonical_map(mapping: Any, trace: Trace = NO_TRACE, path: Path = ()) -> None:
     if isinstance(mapping, dict):
         for key, value in mapping.items():
             if value is not None:
-                mapping[key] = canonical(value)
+                mapping[key] = spelled = canonical(value)
+                if spelled != value:
+                    trace.set_new((*path, key), CANONICAL)
 
 
-def _canonical_keys(mapping: Any, keys: tuple[str, ...]) -> None:
+def _canonical_keys(mapping: Any, keys: tuple[str, ...], trace: Trace = NO_TRACE, path: Path = ()) -> None:
     if isinstance(mapping, dict):
         for key in keys:
-            if mapping.get(key) is not None:
-                mapping[key] = canonical(mapping[key])
+            value = mapping.get(key)
+            if value is not None:
+                mapping[key] = spelled = canonical(value)
+                if spelled != value:
+                    trace.set_new((*path, key), CANONICAL)
 
 
 # Go's omitempty on plain (non-pointer) fields: KubeVirt never prints isolateEmulatorThread: false,
@@ -86,30 +96,33 @@ def _nodes(data: Any, path: tuple[str, ...]) -> list[Spec]:
     return [node for node in nodes if isinstance(node, dict)]
 
 
-def encode_vmi_spec(spec: Spec) -> None:
+def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
     """Re-encode a VMI spec (a VM template's spec) in place: canonical Quantities, Go's omitted zeros."""
     omit_zero_plain_fields(spec)
     domain = spec.get("domain")
     if isinstance(domain, dict):
         resources = domain.get("resources")
         if isinstance(resources, dict):
-            _canonical_map(resources.get("requests"))
-            _canonical_map(resources.get("limits"))
+            _canonical_map(resources.get("requests"), trace, ("domain", "resources", "requests"))
+            _canonical_map(resources.get("limits"), trace, ("domain", "resources", "limits"))
         memory = domain.get("memory")
-        _canonical_keys(memory, ("guest", "maxGuest"))
+        _canonical_keys(memory, ("guest", "maxGuest"), trace, ("domain", "memory"))
         if isinstance(memory, dict):
-            _canonical_keys(memory.get("reservedOverhead"), ("addedOverhead",))
+            _canonical_keys(memory.get("reservedOverhead"), ("addedOverhead",), trace,
+                            ("domain", "memory", "reservedOverhead"))
         features = domain.get("features")
         if isinstance(features, dict) and features.get("acpi") is None:
             features["acpi"] = {}
-    for volume in spec.get("volumes") or []:
+            trace.set_new(("domain", "features", "acpi"), ACPI)
+    for index, volume in enumerate(spec.get("volumes") or []):
         if isinstance(volume, dict):
-            _canonical_keys(volume.get("emptyDisk"), ("capacity",))
-            _canonical_keys(volume.get("hostDisk"), ("capacity",))
+            for key in ("emptyDisk", "hostDisk"):
+                _canonical_keys(volume.get(key), ("capacity",), trace, ("volumes", index, key))
 
 
-def encode_vm(vm: Spec) -> None:
-    """Canonicalise a VirtualMachine in place as KubeVirt's encoding would print it."""
+def encode_vm(vm: Spec, trace: Trace = NO_TRACE) -> None:
+    """Canonicalise a VirtualMachine in place as KubeVirt's encoding would print it (``trace``: rooted at
+    the VM)."""
     spec = vm.get("spec")
     if not isinstance(spec, dict):
         return
@@ -118,18 +131,20 @@ def encode_vm(vm: Spec) -> None:
             del spec[key]
     template_spec = (spec.get("template") or {}).get("spec")
     if isinstance(template_spec, dict):
-        encode_vmi_spec(template_spec)
-    for dvt in spec.get("dataVolumeTemplates") or []:
+        encode_vmi_spec(template_spec, trace.at("spec", "template", "spec"))
+    for index, dvt in enumerate(spec.get("dataVolumeTemplates") or []):
         for claim in ("pvc", "storage"):
             resources = ((dvt.get("spec") or {}).get(claim) or {}).get("resources")
             if isinstance(resources, dict):
-                _canonical_map(resources.get("requests"))
-                _canonical_map(resources.get("limits"))
+                at = ("spec", "dataVolumeTemplates", index, "spec", claim, "resources")
+                _canonical_map(resources.get("requests"), trace, (*at, "requests"))
+                _canonical_map(resources.get("limits"), trace, (*at, "limits"))
 
 
-def encode_vmi(vmi: Spec) -> Spec:
-    """``vmi`` as KubeVirt prints it: canonical Quantities, metadata keys in ObjectMeta order."""
-    encode_vmi_spec(vmi["spec"])
+def encode_vmi(vmi: Spec, trace: Trace = NO_TRACE) -> Spec:
+    """``vmi`` as KubeVirt prints it: canonical Quantities, metadata keys in ObjectMeta order (``trace``: rooted
+    at its spec)."""
+    encode_vmi_spec(vmi["spec"], trace)
     memory = (vmi.get("status") or {}).get("memory")
     if isinstance(memory, dict):
         for key, value in memory.items():

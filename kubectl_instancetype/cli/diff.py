@@ -194,7 +194,7 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
                              os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch)
     loaded = load(inputs, present)
-    result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config))
+    result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
     return Side(vm_states(result.items, result.problems, namespace), problems, loaded.notices)
 

@@ -2,7 +2,8 @@
 
 Rendering 10,000 VMs must not hold 10,000 expansions: each document is written and dropped. JSON output
 is one object for a single input document, else a ``v1`` ``List`` written piece by piece, byte for byte
-what dumping the whole List at once would print.
+what dumping the whole List at once would print. With ``explain``, each document's explained view
+(:mod:`..explain`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ _LIST_HEAD = '{\n    "apiVersion": "v1",\n    "items": ['
 _LIST_TAIL = '    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
 
 
-def print_stream(items: Iterable[Item], output: str, single: bool, out: TextIO | None = None) -> None:
+def print_stream(items: Iterable[Item], output: str, single: bool, out: TextIO | None = None,
+                 explain: bool = False) -> None:
     """Write each rendered item to ``out`` (stdout) as ``yaml`` or ``json`` (items that failed are left out)."""
     stream = out or sys.stdout
+    if explain:
+        from ..explain import explained_json, explained_yaml
     as_list = output == "json" and not single
     if as_list:
         stream.write(_LIST_HEAD)
@@ -30,12 +34,12 @@ def print_stream(items: Iterable[Item], output: str, single: bool, out: TextIO |
         if item.rendered is None:
             continue
         if output == "yaml":
-            stream.write(("---\n" if written else "") + dump_yaml(item.rendered))
+            stream.write(("---\n" if written else "") + (explained_yaml(item) if explain else dump_yaml(item.rendered)))
         elif as_list:
-            text = dump_json(item.rendered).rstrip("\n").replace("\n", "\n" + _ITEM_INDENT)
-            stream.write(("," if written else "") + "\n" + _ITEM_INDENT + text)
+            text = dump_json(explained_json(item) if explain else item.rendered).rstrip("\n")
+            stream.write(("," if written else "") + "\n" + _ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))
         else:
-            stream.write(dump_json(item.rendered))
+            stream.write(dump_json(explained_json(item) if explain else item.rendered))
         written += 1
     if as_list:
         stream.write(("\n    ],\n" if written else "],\n") + _LIST_TAIL)

@@ -37,10 +37,13 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
               help="Print the VirtualMachineInstance a cluster would start instead of the expanded VM. "
                    "Firmware UUID: the stable one KubeVirt derives from the VM name when the template "
                    "sets none (a cluster assigns a random one).")
+@click.option("--explain", is_flag=True,
+              help="Say where every value the expansion set comes from (instancetype, preference, default): "
+                   "a trailing comment in YAML; with -o json, the object and its origins by JSON pointer.")
 @write_options
 @junit_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
-           writing: WriteOptions, junit_xml: str | None) -> None:
+           explain: bool, writing: WriteOptions, junit_xml: str | None) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
@@ -60,13 +63,16 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vms/ -R --catalog instancetypes/ -o json
       kubectl get vm myvm -o yaml | kubectl instancetype render -f -
       kubectl instancetype render -f vm.yaml --vmi --kubevirt-config kubevirt.yaml
+      kubectl instancetype render -f vm.yaml --explain
       kubectl instancetype render -f vms/ -R --catalog catalog/ --write
       kubectl instancetype render -f vms/ -R --output-dir rendered/ --check
     """
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
     pairs = _targets(inputs, writing, output, vmi)
+    if explain and (pairs is not None or output == "patch"):
+        raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
     loaded = load(inputs, catalogs)
-    options = Options(namespace=inputs.namespace, config=loaded.config)
+    options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
     seen = Seen(list(loaded.problems), inputs.namespace)
     renderer = vm_renderer(vmi)
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
@@ -81,7 +87,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
 
         seen.problems.extend(print_patches(list(items), inputs.namespace))
     elif pairs is None:
-        print_stream(items, output, single)
+        print_stream(items, output, single, explain=explain)
     else:
         from .write import apply
 

@@ -2,6 +2,7 @@
 
 Sources: pkg/util/util.go (SetDefaultVolumeDisk), pkg/network/vmispec/defaults.go, and
 pkg/defaults/defaults.go (SetDefaultVirtualMachineInstanceSpec) as configured by pkg/virt-config.
+Each records, by name, the default behind every value it sets.
 """
 
 from __future__ import annotations
@@ -9,13 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import child
+from ..api.origin import NO_TRACE, Origin, Trace, named
 from ..config import ClusterConfig
 from ..quantity import canonical, from_json
 
 Spec = dict[str, Any]
 
 
-def default_volume_disks(spec: Spec) -> None:
+POD_NETWORK = named("default pod network")
+ARCHITECTURE = named("cluster default architecture", "architectureConfiguration.defaultArchitecture")
+EVICTION_STRATEGY = named("cluster eviction strategy", "evictionStrategy")
+CPU_REQUEST = named("cluster CPU request", "cpuRequest")
+CPU_REQUEST_FROM_LIMIT = named("KubeVirt default CPU request (the CPU limit)")
+GUEST_FROM_REQUEST = named("KubeVirt default guest memory (the memory request)")
+GUEST_FROM_LIMIT = named("KubeVirt default guest memory (the memory limit)")
+GUEST_FROM_HUGEPAGES = named("KubeVirt default guest memory (the hugepage size)")
+NO_GUEST = named("KubeVirt default memory (no guest memory)")
+PULL_POLICY = named("KubeVirt default image pull policy (for the image's tag)")
+
+
+def default_volume_disks(spec: Spec, trace: Trace = NO_TRACE) -> None:
     """Give every volume without a disk or filesystem a bare disk of the same name."""
     volumes = spec.get("volumes") or []
     if not volumes:
@@ -25,10 +39,14 @@ def default_volume_disks(spec: Spec) -> None:
     taken.update(f.get("name") for f in devices.get("filesystems") or [])
     added = [{"name": v.get("name")} for v in volumes if v.get("name") not in taken]
     if added:
-        devices["disks"] = list(devices.get("disks") or []) + added
+        present = list(devices.get("disks") or [])
+        devices["disks"] = present + added
+        if trace.on:
+            for index, disk in enumerate(added, len(present)):
+                trace.set(("domain", "devices", "disks", index), named(f"default disk for volume {disk['name']}"))
 
 
-def default_pod_network(cfg: ClusterConfig, spec: Spec) -> str | None:
+def default_pod_network(cfg: ClusterConfig, spec: Spec, trace: Trace = NO_TRACE) -> str | None:
     """Add the ``default`` pod network and its interface when the VM has neither networks nor interfaces.
 
     KubeVirt's refusal when the cluster's default binding cannot be used (``spec`` is then unchanged).
@@ -50,75 +68,109 @@ def default_pod_network(cfg: ClusterConfig, spec: Spec) -> str | None:
         return "slirp interface is deprecated as of v1.3"
     if iface is not None:
         child(child(spec, "domain"), "devices")["interfaces"] = [iface]
+        if trace.on:
+            trace.set(("domain", "devices", "interfaces", 0),
+                      named(f"default pod network interface ({binding}, cluster default network interface)",
+                            "network.defaultNetworkInterface"))
     spec["networks"] = [{"name": "default", "pod": {}}]
+    trace.set(("networks", 0), POD_NETWORK)
     return None
 
 
-def cluster_defaults(cfg: ClusterConfig, spec: Spec) -> str | None:
+def cluster_defaults(cfg: ClusterConfig, spec: Spec, trace: Trace = NO_TRACE) -> str | None:
     """KubeVirt's VMI spec defaults, in its order (pkg/defaults/defaults.go); the pod network's refusal."""
     if not spec.get("architecture"):
         spec["architecture"] = cfg.default_architecture
+        trace.set(("architecture",), ARCHITECTURE)
     domain = child(spec, "domain")
     machine = child(domain, "machine")
     if not machine.get("type"):
-        machine["type"] = cfg.machine_type_for(spec["architecture"])
-    _resource_requests(cfg, domain)
-    _guest_memory(domain)
-    _topology(domain)
-    _image_pull_policy(spec)
+        arch = spec["architecture"]
+        machine["type"] = cfg.machine_type_for(arch)
+        if trace.on:
+            trace.set(("domain", "machine", "type"), machine_type_origin(cfg, arch))
+    at = trace.at("domain")
+    _resource_requests(cfg, domain, at)
+    _guest_memory(domain, at)
+    _topology(domain, at)
+    _image_pull_policy(spec, trace)
     if spec.get("evictionStrategy") is None and cfg.eviction_strategy is not None:
         spec["evictionStrategy"] = cfg.eviction_strategy
-    problem = default_pod_network(cfg, spec)
+        trace.set(("evictionStrategy",), EVICTION_STRATEGY)
+    problem = default_pod_network(cfg, spec, trace)
     if problem is not None:
         return problem
-    default_volume_disks(spec)
+    default_volume_disks(spec, trace)
     return None
+
+
+def machine_type_origin(cfg: ClusterConfig, arch: str) -> Origin:
+    """The setting behind ``cfg.machine_type_for(arch)`` (also what the VM mutating webhook writes)."""
+    if cfg.machine_type:
+        return named("cluster machine type", "machineType")
+    known = arch if arch in ("arm64", "ppc64le", "s390x") else "amd64"  # others fall back to amd64's
+    configured = ((cfg.raw.get("architectureConfiguration") or {}).get(known) or {}).get("machineType")
+    if known == "s390x" and not configured:
+        return named("KubeVirt default machine type (s390x)")
+    return named(f"cluster default machine type ({known})", f"architectureConfiguration.{known}.machineType")
 
 
 def _quantity_nonzero(value: Any) -> bool:
     return value is not None and not from_json(value).is_zero()
 
 
-def _resource_requests(cfg: ClusterConfig, domain: Spec) -> None:
+def _resource_requests(cfg: ClusterConfig, domain: Spec, trace: Trace) -> None:
     resources = domain.get("resources") or {}
     limits = resources.get("limits") or {}
     requests = resources.get("requests") or {}
     if _quantity_nonzero(limits.get("cpu")) and not _quantity_nonzero(requests.get("cpu")):
         child(child(domain, "resources"), "requests")["cpu"] = limits["cpu"]
+        trace.set(("resources", "requests", "cpu"), CPU_REQUEST_FROM_LIMIT)
     dedicated = (domain.get("cpu") or {}).get("dedicatedCpuPlacement") is True
     if canonical(cfg.cpu_request) != "100m" and not dedicated:
         requests = child(child(domain, "resources"), "requests")
         if "cpu" not in requests:
             requests["cpu"] = cfg.cpu_request
+            trace.set(("resources", "requests", "cpu"), CPU_REQUEST)
 
 
-def _guest_memory(domain: Spec) -> None:
+def _guest_memory(domain: Spec, trace: Trace) -> None:
     memory = domain.get("memory")
     if isinstance(memory, dict) and memory.get("guest") is not None:
         return
+    fresh = trace.absent(domain, ("memory",))
     memory = child(domain, "memory")
     resources = domain.get("resources") or {}
-    for source in (resources.get("requests") or {}, resources.get("limits") or {}):
+    for source, origin in ((resources.get("requests") or {}, GUEST_FROM_REQUEST),
+                           (resources.get("limits") or {}, GUEST_FROM_LIMIT)):
         if _quantity_nonzero(source.get("memory")):
             memory["guest"] = source["memory"]
+            trace.set(("memory", "guest"), origin)
             return
     page_size = (memory.get("hugepages") or {}).get("pageSize")
     if page_size:
         memory["guest"] = page_size
+        trace.set(("memory", "guest"), GUEST_FROM_HUGEPAGES)
+    elif fresh:
+        trace.set(fresh, NO_GUEST)
 
 
-def _topology(domain: Spec) -> None:
+def _topology(domain: Spec, trace: Trace) -> None:
     cpu = domain.get("cpu")
     if isinstance(cpu, dict) and any(cpu.get(k) for k in ("cores", "sockets", "threads")):
         return
     cpu = child(domain, "cpu")
     resources = domain.get("resources") or {}
-    sockets = 1
-    for source in (resources.get("limits") or {}, resources.get("requests") or {}):
+    sockets, words = 1, "KubeVirt default CPU topology"
+    for source, kind in ((resources.get("limits") or {}, "limit"), (resources.get("requests") or {}, "request")):
         if source.get("cpu") is not None:
             sockets = from_json(source["cpu"]).value()
+            words = f"KubeVirt default CPU topology (sockets from the CPU {kind})"
             break
     cpu.update({"sockets": sockets, "cores": 1, "threads": 1})
+    if trace.on:
+        for key in ("sockets", "cores", "threads"):
+            trace.set(("cpu", key), named(words))
 
 
 def image_pull_policy(image: str) -> str:
@@ -128,8 +180,10 @@ def image_pull_policy(image: str) -> str:
     return "IfNotPresent"
 
 
-def _image_pull_policy(spec: Spec) -> None:
-    for volume in spec.get("volumes") or []:
+def _image_pull_policy(spec: Spec, trace: Trace) -> None:
+    for index, volume in enumerate(spec.get("volumes") or []):
         disk = volume.get("containerDisk")
         if isinstance(disk, dict) and not disk.get("imagePullPolicy"):
             disk["imagePullPolicy"] = image_pull_policy(str(disk.get("image") or ""))
+            trace.set(("volumes", index, "containerDisk", "imagePullPolicy"),
+                      PULL_POLICY)

@@ -11,28 +11,32 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.golang import child, clone_json, is_set, nonzero
+from ..api.origin import NO_TRACE, Trace
 from ..catalog.spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 from ..quantity import from_json, overcommit_request
 
 Spec = dict[str, Any]
-Applier = Callable[[str, Spec, "Spec | None", Spec, Spec], list[str]]
+Applier = Callable[[str, Spec, "Spec | None", Spec, Spec, Trace], list[str]]
 
 
-def node_selector(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def node_selector(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
     if it.get("nodeSelector") is None:
         return []
     if spec.get("nodeSelector") is not None:  # even an identical or empty map conflicts
         return [f"{base}.nodeSelector"]
     spec["nodeSelector"] = dict(it["nodeSelector"])
+    trace.by_instancetype(("nodeSelector",), "spec.nodeSelector")
     return []
 
 
-def scheduler_name(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def scheduler_name(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec,
+                   trace: Trace = NO_TRACE) -> list[str]:
     if not it.get("schedulerName"):
         return []
     if spec.get("schedulerName"):
         return [f"{base}.schedulerName"]
     spec["schedulerName"] = it["schedulerName"]
+    trace.by_instancetype(("schedulerName",), "spec.schedulerName")
     return []
 
 
@@ -67,7 +71,7 @@ _CPU_COPIES = (
 )
 
 
-def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
     domain = child(spec, "domain")
     vm_cpu = child(domain, "cpu")
     it_cpu = it.get("cpu") or {}
@@ -77,8 +81,10 @@ def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[
     for src, dst in _CPU_COPIES:
         if it_cpu.get(src) is not None:
             vm_cpu[dst] = clone_json(it_cpu[src])
-    sockets, cores, threads = topology(int(it_cpu.get("guest") or 0), pref)
-    _set_topology(vm_cpu, sockets, cores, threads)
+            trace.by_instancetype(("domain", "cpu", dst), f"spec.cpu.{src}")
+    guest = int(it_cpu.get("guest") or 0)
+    _set_topology(vm_cpu, *topology(guest, pref))
+    _trace_topology(trace, guest, pref)
     return []
 
 
@@ -89,6 +95,19 @@ def _set_topology(vm_cpu: Spec, sockets: int, cores: int, threads: int) -> None:
             vm_cpu[key] = value
         else:
             vm_cpu.pop(key, None)
+
+
+def _trace_topology(trace: Trace, guest: int, pref: Spec | None) -> None:
+    """The counts come from the instancetype's vCPUs, spread as the preference's topology says (if it does)."""
+    if not trace.on:
+        return
+    wanted = ((pref or {}).get("cpu") or {}).get("preferredCPUTopology")
+    for key in ("sockets", "cores", "threads"):
+        if guest != 1 and wanted is not None and trace.instancetype is not None:
+            detail = f"{wanted} over {guest} vCPUs of instancetype {trace.instancetype.name}"
+            trace.by_preference(("domain", "cpu", key), "spec.cpu.preferredCPUTopology", detail)
+        else:
+            trace.by_instancetype(("domain", "cpu", key), "spec.cpu.guest")
 
 
 def topology(guest: int, pref: Spec | None) -> tuple[int, int, int]:
@@ -130,7 +149,7 @@ def _memory_conflict(base: str, it_mem: Spec, domain: Spec, mem: Spec) -> str | 
     return next((f"{base}.domain.{path}" for hit, path in checks if hit), None)
 
 
-def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
     domain = child(spec, "domain")
     mem = child(domain, "memory")
     it_mem = it.get("memory") or {}
@@ -138,18 +157,21 @@ def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> li
     if conflict:
         return [conflict]
     mem["guest"] = it_mem.get("guest")
+    trace.by_instancetype(("domain", "memory", "guest"), "spec.memory.guest")
     percent = int(it_mem.get("overcommitPercent") or 0)
     if percent > 0:
         requests = child(child(domain, "resources"), "requests")
         requests["memory"] = str(overcommit_request(from_json(it_mem["guest"]), percent))
-    if it_mem.get("hugepages") is not None:
-        mem["hugepages"] = clone_json(it_mem["hugepages"])
-    if it_mem.get("maxGuest") is not None:
-        mem["maxGuest"] = it_mem["maxGuest"]
+        trace.by_instancetype(("domain", "resources", "requests", "memory"), "spec.memory.overcommitPercent",
+                              f"{percent}% overcommit of spec.memory.guest")
+    for key in ("hugepages", "maxGuest"):
+        if it_mem.get(key) is not None:
+            mem[key] = clone_json(it_mem[key])
+            trace.by_instancetype(("domain", "memory", key), f"spec.memory.{key}")
     return []
 
 
-def io_threads(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def io_threads(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
     count = (it.get("ioThreads") or {}).get("supplementalPoolThreadCount")
     if count is None:
         return []
@@ -157,17 +179,20 @@ def io_threads(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -
     if (domain.get("ioThreads") or {}).get("supplementalPoolThreadCount") is not None:
         return [f"{base}.domain.ioThreads.supplementalPoolThreadCount"]
     child(domain, "ioThreads")["supplementalPoolThreadCount"] = count
+    trace.by_instancetype(("domain", "ioThreads", "supplementalPoolThreadCount"),
+                          "spec.ioThreads.supplementalPoolThreadCount")
     return []
 
 
 def _domain_field(key: str) -> Applier:
-    def apply(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+    def apply(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
         if it.get(key) is None:
             return []
         domain = child(spec, "domain")
         if domain.get(key) is not None:
             return [f"{base}.domain.{key}"]
         domain[key] = clone_json(it[key])
+        trace.by_instancetype(("domain", key), f"spec.{key}")
         return []
 
     apply.__name__ = key
@@ -175,26 +200,29 @@ def _domain_field(key: str) -> Applier:
 
 
 def _device_list(key: str) -> Applier:
-    def apply(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+    def apply(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
         if not it.get(key):
             return []
         devices = child(child(spec, "domain"), "devices")
         if devices.get(key):
             return [f"{base}.domain.devices.{key}"]
         devices[key] = clone_json(it[key])
+        trace.by_instancetype(("domain", "devices", key), f"spec.{key}")
         return []
 
     apply.__name__ = key
     return apply
 
 
-def template_annotations(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec) -> list[str]:
+def template_annotations(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec,
+                         trace: Trace = NO_TRACE) -> list[str]:
     wanted = it.get("annotations") or {}
     present = child(meta, "annotations") if wanted else meta.get("annotations") or {}
     conflicts = []
     for key, value in wanted.items():
         if key not in present:
             present[key] = value
+            trace.metadata().by_instancetype(("annotations", key), "spec.annotations")
         elif present[key] != value:
             # No base prefix on this path in KubeVirt (pkg/instancetype/apply/annotations.go).
             conflicts.append(f"annotations.{key}")

@@ -6,9 +6,11 @@ The Markdown comes from ``templates/diff.md.j2``, shipped in the package; jinja2
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .fields import FieldChange
 from .vmdiff import VMChange, VMState
 
 SHOWN = ("added", "removed", "changed", "failing", "fixed")
@@ -44,6 +46,7 @@ def text(changes: Sequence[VMChange], base: str) -> str:
         facts = [f"{k} {cells[k]}" for k in ("instancetype", "preference", "vcpus", "memory") if "→" in cells[k]]
         if facts:
             out.append("  " + ", ".join(facts) + "\n")
+        out.extend(f"  {field.sentence()}\n" for field in change.fields)
         error = change.after.error if change.after else ""
         out.append(f"  error: {error}\n" if error else change.diff)
     shown = sum(c.status in SHOWN for c in changes)
@@ -61,7 +64,8 @@ def _state(state: VMState | None) -> dict[str, Any] | None:
 def as_json(changes: Sequence[VMChange], base: str) -> str:
     """Every VM with both states, its status, cause and diff."""
     vms = [{"namespace": c.namespace, "name": c.name, "status": c.status, "cause": c.cause or None,
-            "before": _state(c.before), "after": _state(c.after), "diff": c.diff} for c in changes]
+            "before": _state(c.before), "after": _state(c.after), "fields": [f.as_json() for f in c.fields],
+            "diff": c.diff} for c in changes]
     return json.dumps({"base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -72,6 +76,25 @@ def fence(body: str) -> str:
         run = run + 1 if char == "`" else 0
         longest = max(longest, run)
     return "`" * max(3, longest + 1)
+
+
+def _code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it holds."""
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def field_line(change: FieldChange) -> str:
+    """One changed field as a Markdown list item's text: field, values and origins."""
+    before, after = change.values()
+    return f"{_code(change.field)} {_code(before)} → {_code(after)} ({change.origins()})"
+
+
+def behind(change: VMChange) -> str:
+    """What set the changed values now, each named once: ``instancetype acme.small, the VM``."""
+    said = dict.fromkeys(field.origins().rsplit(" → ", 1)[-1] for field in change.fields)
+    return ", ".join(said)
 
 
 MARKER = "<!-- kubectl-instancetype diff -->"
@@ -88,6 +111,8 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT) -
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["cell"] = lambda value: str(value).replace("|", "\\|")
     env.filters["fence"] = fence
+    env.filters["field_line"] = field_line
+    env.filters["behind"] = behind
     template = env.get_template("diff.md.j2")
     shown = [c for c in changes if c.status in SHOWN]
     rows = [row(c) for c in shown]

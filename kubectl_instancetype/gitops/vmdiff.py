@@ -2,7 +2,8 @@
 
 A VM is known by namespace and name, so a file that moves does not look like a removal and an addition. Its
 state at a revision is its stored expansion (kubectl-style YAML, so the diff shows meaning, not layout) or
-the error KubeVirt would give; whether its own document changed tells a VM edit from a catalog change.
+the error KubeVirt would give; whether its own document changed tells a VM edit from a catalog change. The
+render's origins say, for each changed field, which instancetype, preference or default set it on each side.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.origin import Origin, Path
 from ..errors import ToolError
 from ..render import Item, vm_label
 from ..yamlio.emit import dump_yaml
+from .fields import FieldChange, field_changes
 from .stored import stored_form
 from .udiff import unified
 
@@ -34,6 +37,8 @@ class VMState:
     text: str  # the stored expansion as YAML; "" when it failed
     error: str  # KubeVirt's message when it failed
     input_key: str  # the VM's own document, canonically: equal keys mean only the catalog can have moved it
+    rendered: Any = None  # the stored expansion; None when it failed
+    origins: Mapping[Path, Origin] = field(default_factory=dict)  # by path in ``rendered`` (rendered explained)
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class VMChange:
     status: str  # added, removed, changed, unchanged, failing, fixed
     cause: str  # "vm" (its document changed) or "catalog" (only what it references did); "" if unchanged
     diff: str
+    fields: tuple[FieldChange, ...] = ()  # each changed value with its origins, when both sides rendered
 
 
 def _matcher(spec: Any, key: str) -> str:
@@ -87,7 +93,7 @@ def vm_state(item: Item, error: str) -> VMState:
     return VMState(
         item.document.source, _matcher(spec, "instancetype"), _matcher(spec, "preference"),
         _vcpus(domain), _memory(domain), dump_yaml(rendered) if rendered is not None else "", error,
-        json.dumps(vm, sort_keys=True, default=str),
+        json.dumps(vm, sort_keys=True, default=str), rendered, item.origins or {},
     )
 
 
@@ -130,5 +136,7 @@ def compare(before: Mapping[tuple[str, str], VMState], after: Mapping[tuple[str,
         cause = "" if status == "unchanged" else "catalog" if old and new and old.input_key == new.input_key else "vm"
         diff = unified(old.text if old else None, new.text if new else None,
                        f"{base}:{old.source}" if old else "", new.source if new else "")
-        out.append(VMChange(key[0], key[1], old, new, status, cause, diff))
+        fields = () if status != "changed" or old is None or new is None else tuple(
+            field_changes(old.rendered, new.rendered, old.origins, new.origins))
+        out.append(VMChange(key[0], key[1], old, new, status, cause, diff, fields))
     return out

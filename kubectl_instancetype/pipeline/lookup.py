@@ -3,6 +3,7 @@
 KubeVirt's webhooks only log a failed lookup and go on as if the matcher were absent; the stages that need
 the objects (expand, virt-controller) fail with the lookup's error. Both read the same :class:`Matched`,
 made once after the mutating webhook has settled the matchers (``inferFromVolume`` decides what to look up).
+The :class:`Context` also carries the book the stages record origins in, when the render explains itself.
 """
 
 from __future__ import annotations
@@ -11,11 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..api.matchers import MATCHERS
+from ..api.origin import NO_TRACE, Origins, Path, Trace
 from ..catalog.find import Found, Lookup, find_spec
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
 
 Spec = dict[str, Any]
+# Where the spec and metadata a stage edits sit in the object it returns: a VM's template, or a VMI.
+TEMPLATE: tuple[Path, Path] = (("spec", "template", "spec"), ("spec", "template", "metadata"))
+VMI: tuple[Path, Path] = (("spec",), ("metadata",))
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,13 @@ class Context:
     catalog: Lookup
     config: ClusterConfig
     matched: Matched
+    book: Origins | None = None  # where the origins of the values set are recorded (render --explain)
+
+    def trace(self, where: tuple[Path, Path]) -> Trace:
+        """The trace of a stage editing the spec and metadata at ``where``, naming the objects found."""
+        if self.book is None:
+            return NO_TRACE
+        return Trace(self.book, *where).using(self.matched.instancetype, self.matched.preference)
 
 
 def lookup(vm: Spec, namespace: str, catalog: Lookup) -> Matched:

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.encoding import encode_vmi
+from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from . import expand, vm_mutating_webhook, vm_validating_webhook, vmi_controller, vmi_mutating_webhook
-from .lookup import Context, lookup
+from .lookup import VMI, Context, lookup
 
 Spec = dict[str, Any]
 Stage = Callable[[Spec, Context], Spec]
@@ -34,23 +35,26 @@ VMI_MODE: tuple[Stage, ...] = (
 )
 
 
-def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
-    """``vm`` through the matcher mutation, the lookup and ``stages``; KubeVirtError when one refuses."""
+def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
+        book: Origins | None = None) -> Spec:
+    """``vm`` through the matcher mutation, the lookup and ``stages``; KubeVirtError when one refuses. With
+    ``book``, the stages record the origin of every value they set."""
     out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog)
-    ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog))
+    ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog), book)
     for stage in stages:
         out = stage(out, ctx)
     return out
 
 
-def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
+def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None) -> Spec:
     """The VM as ``virtctl expand`` shows it once created; KubeVirtError when KubeVirt would refuse it."""
     if not expand.has_matchers(vm):
         return vm
-    return run(VM_MODE, vm, namespace, catalog, cfg)
+    return run(VM_MODE, vm, namespace, catalog, cfg, book)
 
 
-def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig) -> Spec:
+def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None) -> Spec:
     """The VMI virt-controller would create for ``vm`` once created and started on a cluster."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
-    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg))
+    trace = NO_TRACE if book is None else Trace(book, *VMI)
+    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg, book), trace)

@@ -15,17 +15,20 @@ from typing import Any
 
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS, MatcherKind
+from ..api.origin import named
 from ..catalog.find import Lookup
 from ..errors import KubeVirtError
+from ..expand.defaults import ARCHITECTURE, machine_type_origin
 from ..vmi.firmware import set_stable_firmware_uuid
 from .infer import infer_matcher
-from .lookup import Context
+from .lookup import TEMPLATE, Context
 
 Spec = dict[str, Any]
 STAGE = "mutate"
 
 PCI_TOPOLOGY_ANNOTATION = "kubevirt.io/pci-topology-version"
 PCI_TOPOLOGY_VERSION = "v3"  # what the webhook writes when the annotation is absent
+PCI_TOPOLOGY = named("KubeVirt VM mutating webhook (PCI topology of new VMs)")
 
 
 def matcher_problems(matcher: MatcherKind, vm: Spec) -> list[str]:
@@ -64,21 +67,26 @@ def preferred_defaults(vm: Spec, ctx: Context) -> Spec:
     pref = ctx.matched.preference_spec
     if pref is None:
         return vm
+    trace = ctx.trace(TEMPLATE)
     spec = child(child(child(vm, "spec"), "template"), "spec")
     if pref.get("preferredArchitecture") and not spec.get("architecture"):
         spec["architecture"] = pref["preferredArchitecture"]
+        trace.by_preference(("architecture",), "spec.preferredArchitecture")
     machine_type = (pref.get("machine") or {}).get("preferredMachineType")
     if machine_type:
         machine = child(child(spec, "domain"), "machine")
         if not machine.get("type"):
             machine["type"] = machine_type
+            trace.by_preference(("domain", "machine", "type"), "spec.machine.preferredMachineType")
     storage_class = (pref.get("volumes") or {}).get("preferredStorageClassName")
     if storage_class:
-        for dvt in vm["spec"].get("dataVolumeTemplates") or []:
+        for index, dvt in enumerate(vm["spec"].get("dataVolumeTemplates") or []):
             for key in ("pvc", "storage"):
                 claim = (dvt.get("spec") or {}).get(key)
                 if isinstance(claim, dict) and claim.get("storageClassName") is None:
                     claim["storageClassName"] = storage_class
+                    trace.rooted(("spec", "dataVolumeTemplates", index, "spec", key)).by_preference(
+                        ("storageClassName",), "spec.volumes.preferredStorageClassName")
     return vm
 
 
@@ -96,13 +104,21 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
     template = spec.get("template")
     if not isinstance(template, dict):
         return vm  # the validating webhook rejects a VM without template
+    trace = ctx.trace(TEMPLATE)
     tspec = child(template, "spec")
     if not tspec.get("architecture"):
         tspec["architecture"] = ctx.config.default_architecture
+        trace.set(("architecture",), ARCHITECTURE)
     machine = child(child(tspec, "domain"), "machine")
     if not machine.get("type"):
-        machine["type"] = ctx.config.machine_type_for(str(tspec.get("architecture") or ""))
-    set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""))
+        arch = str(tspec.get("architecture") or "")
+        machine["type"] = ctx.config.machine_type_for(arch)
+        if trace.on:
+            trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
+    set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
     if tspec.get("architecture") != "s390x":  # no PCI Express root ports to reserve
-        child(child(template, "metadata"), "annotations").setdefault(PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION)
+        annotations = child(child(template, "metadata"), "annotations")
+        if PCI_TOPOLOGY_ANNOTATION not in annotations:
+            annotations[PCI_TOPOLOGY_ANNOTATION] = PCI_TOPOLOGY_VERSION
+            trace.metadata().set(("annotations", PCI_TOPOLOGY_ANNOTATION), PCI_TOPOLOGY)
     return vm

@@ -14,12 +14,13 @@ from typing import Any
 from ..api.golang import clone_json
 from ..api.matchers import MATCHERS
 from ..api.names import CORE_API_VERSION, VIRTUAL_MACHINE, VIRTUAL_MACHINE_INSTANCE
+from ..api.origin import NAMESPACE, NO_TRACE, Trace, named
 from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
 from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
 from ..vmi.firmware import set_stable_firmware_uuid
-from .lookup import Context
+from .lookup import TEMPLATE, VMI, Context
 from .vm_validating_webhook import INTERFACES, conflict_field
 
 Spec = dict[str, Any]
@@ -28,10 +29,15 @@ ROOT = ("spec", "template")  # where the VMI's spec comes from in the VM
 CONTROLLER_FINALIZER = "kubevirt.io/virtualMachineControllerFinalize"
 GENERATION_ANNOTATION = "kubevirt.io/vm-generation"
 MIGRATION_TARGET_ANNOTATION = "kubevirt.io/create-migration-target"
+CONSTRUCTION = named("virt-controller (the VMI of the VM)")
+PAUSED = named("virt-controller (the VM's start request asks for paused)")
+INPUT_DEVICE = named("default input device (autoattachInputDevice)")
+NAME_ANNOTATION = named("virt-controller (the name of the VM's instancetype or preference)")
 
 
-def vmi_from_vm(vm: Spec, namespace: str) -> Spec:
-    """The VMI virt-controller creates from ``vm`` before any instance type or default is applied."""
+def vmi_from_vm(vm: Spec, namespace: str, trace: Trace = NO_TRACE) -> Spec:
+    """The VMI virt-controller creates from ``vm`` before any instance type or default is applied
+    (``trace``: rooted at the VMI's spec, with its metadata)."""
     vm_meta = vm.get("metadata") or {}
     vm_spec = vm.get("spec") or {}
     template = vm_spec.get("template") or {}
@@ -39,13 +45,17 @@ def vmi_from_vm(vm: Spec, namespace: str) -> Spec:
     meta.pop("generateName", None)
     meta["name"] = vm_meta.get("name")
     meta["namespace"] = vm_meta.get("namespace") or namespace
+    about = trace.metadata()
+    if not vm_meta.get("namespace"):
+        about.set(("namespace",), NAMESPACE)
     labels = (template.get("metadata") or {}).get("labels")
     if labels is None:
         meta.pop("labels", None)
     spec = clone_json(template.get("spec") or {})
     if _start_paused(vm):
         spec["startStrategy"] = "Paused"
-    set_stable_firmware_uuid(spec, str(meta["name"] or ""))
+        trace.set(("startStrategy",), PAUSED)
+    set_stable_firmware_uuid(spec, str(meta["name"] or ""), trace)
     meta["ownerReferences"] = [owner_reference(vm)]
     annotations = meta.get("annotations")
     if not isinstance(annotations, dict):
@@ -53,7 +63,15 @@ def vmi_from_vm(vm: Spec, namespace: str) -> Spec:
     annotations[GENERATION_ANNOTATION] = str(_generation(vm_meta))
     if vm_spec.get("runStrategy") == "WaitAsReceiver":
         annotations[MIGRATION_TARGET_ANNOTATION] = "true"
-    meta["finalizers"] = [*(meta.get("finalizers") or []), CONTROLLER_FINALIZER]
+    finalizers = meta.get("finalizers") or []
+    meta["finalizers"] = [*finalizers, CONTROLLER_FINALIZER]
+    if trace.on:
+        for path in (("ownerReferences",), ("annotations", GENERATION_ANNOTATION),
+                     ("annotations", MIGRATION_TARGET_ANNOTATION), ("finalizers", len(finalizers))):
+            about.set(path, CONSTRUCTION)
+        trace.rooted(()).set(("kind",), CONSTRUCTION)
+        if vm.get("apiVersion") != CORE_API_VERSION:
+            trace.rooted(()).set(("apiVersion",), CONSTRUCTION)
     return {"kind": VIRTUAL_MACHINE_INSTANCE, "apiVersion": CORE_API_VERSION, "metadata": meta, "spec": spec}
 
 
@@ -86,15 +104,17 @@ def _start_paused(vm: Spec) -> bool:
     return first.get("action") == "Start" and (first.get("data") or {}).get("paused") == "true"
 
 
-def attach_input_device(spec: Spec) -> None:
+def attach_input_device(spec: Spec, trace: Trace = NO_TRACE) -> None:
     """Add the ``default-0`` input device when ``autoattachInputDevice`` is true and none exists."""
     devices = (spec.get("domain") or {}).get("devices") or {}
     if devices.get("autoattachInputDevice") is True and not devices.get("inputs"):
         devices["inputs"] = [{"name": "default-0"}]
+        trace.set(("domain", "devices", "inputs", 0), INPUT_DEVICE)
 
 
-def set_name_annotations(vm: Spec, meta: Spec) -> None:
-    """``kubevirt.io/(cluster-)instancetype-name`` and ``(cluster-)preference-name`` for the matchers."""
+def set_name_annotations(vm: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None:
+    """``kubevirt.io/(cluster-)instancetype-name`` and ``(cluster-)preference-name`` for the matchers
+    (``trace``: rooted at ``meta``)."""
     spec = vm.get("spec") or {}
     annotations = meta.get("annotations")
     if not isinstance(annotations, dict):
@@ -106,26 +126,32 @@ def set_name_annotations(vm: Spec, meta: Spec) -> None:
         kind = matcher.resolve(str(m.get("kind") or ""))
         if kind == matcher.namespaced:
             annotations[f"kubevirt.io/{matcher.field}-name"] = m.get("name")
+            trace.set(("annotations", f"kubevirt.io/{matcher.field}-name"), NAME_ANNOTATION)
         elif kind == matcher.cluster:
             annotations[f"kubevirt.io/cluster-{matcher.field}-name"] = m.get("name")
+            trace.set(("annotations", f"kubevirt.io/cluster-{matcher.field}-name"), NAME_ANNOTATION)
 
 
 def start(vm: Spec, ctx: Context) -> Spec:
     """The VMI virt-controller creates for ``vm`` (as the webhooks stored it)."""
     matched = ctx.matched
     matched.require(STAGE)
-    vmi = vmi_from_vm(vm, ctx.namespace)
+    if ctx.book is not None:  # the VMI takes its metadata and spec from the template
+        for source, target in zip(TEMPLATE[::-1], VMI[::-1], strict=True):
+            ctx.book.move(source, target)
+    trace = ctx.trace(VMI)
+    vmi = vmi_from_vm(vm, ctx.namespace, trace)
     spec, meta = vmi["spec"], vmi["metadata"]
     if matched.preference is not None:
-        autoattach(matched.preference.spec, spec)  # before the input device and pod network are added
-    default_volume_disks(spec)
-    attach_input_device(spec)
-    problem = default_pod_network(ctx.config, spec)
+        autoattach(matched.preference.spec, spec, trace)  # before the input device and pod network are added
+    default_volume_disks(spec, trace)
+    attach_input_device(spec, trace)
+    problem = default_pod_network(ctx.config, spec, trace)
     if problem is not None:
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
     if matched.anything:
-        set_name_annotations(vm, meta)
-        conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta)
+        set_name_annotations(vm, meta, trace.metadata())
+        conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta, trace)
         if conflicts:
             message = f"VMI conflicts with instancetype spec in fields: [{', '.join(conflicts)}]"
             raise KubeVirtError(message, STAGE, tuple(conflicts), conflict_field(conflicts[0], ROOT))

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import child
+from ..api.origin import named
 from ..errors import KubeVirtError
 from ..expand.defaults import cluster_defaults
 from ..vmi.arch import set_arch_defaults, set_arch_features
 from ..vmi.hotplug import setup_hotplug
 from ..vmi.objdefaults import set_hyperv_dependencies, set_object_defaults
 from ..vmi.status import initial_status
-from .lookup import Context
+from .lookup import VMI, Context
 from .vm_mutating_webhook import PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION
 from .vm_validating_webhook import INTERFACES
 
@@ -26,27 +27,36 @@ STAGE = "vmi-mutate"
 VMI_FINALIZER = "kubevirt.io/foregroundDeleteVirtualMachine"
 QGS_SOCKET_ANNOTATION = "kubevirt.io/qgs-socket-path"
 QGS_SOCKET_PATH = "/var/run/tdx-qgs/qgs.socket"  # TDX quote generation service, for attestation
+WEBHOOK = named("VMI mutating webhook")
+STATUS = named("VMI mutating webhook (the status of a new VMI)")
 
 
 def mutate(vmi: Spec, ctx: Context) -> Spec:
     """``vmi`` with the webhook's defaults, in KubeVirt's order (edited in place)."""
     cfg = ctx.config
+    trace = ctx.trace(VMI)
     spec = child(vmi, "spec")
-    problem = cluster_defaults(cfg, spec)
+    problem = cluster_defaults(cfg, spec, trace)
     if problem is not None:  # virt-controller has added the pod network already: not met in practice
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
-    set_arch_features(spec)
-    set_object_defaults(spec, cfg.default_architecture)
-    set_hyperv_dependencies(spec)
-    set_arch_defaults(spec, cfg)
+    set_arch_features(spec, trace)
+    set_object_defaults(spec, cfg.default_architecture, trace)
+    set_hyperv_dependencies(spec, trace)
+    set_arch_defaults(spec, cfg, trace)
     status = initial_status(spec, cfg)
-    setup_hotplug(spec, cfg)
+    setup_hotplug(spec, cfg, trace)
     meta = child(vmi, "metadata")
     annotations = child(meta, "annotations")
-    if spec.get("architecture") != "s390x":  # no PCI Express root ports to reserve
-        annotations.setdefault(PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION)
+    about = trace.metadata()
+    if spec.get("architecture") != "s390x" and PCI_TOPOLOGY_ANNOTATION not in annotations:
+        annotations[PCI_TOPOLOGY_ANNOTATION] = PCI_TOPOLOGY_VERSION  # no PCI Express root ports on s390x
+        about.set(("annotations", PCI_TOPOLOGY_ANNOTATION), WEBHOOK)
     if ((spec["domain"].get("launchSecurity") or {}).get("tdx")) is not None:
         annotations[QGS_SOCKET_ANNOTATION] = QGS_SOCKET_PATH
-    meta["finalizers"] = [*(meta.get("finalizers") or []), VMI_FINALIZER]
+        about.set(("annotations", QGS_SOCKET_ANNOTATION), WEBHOOK)
+    finalizers = meta.get("finalizers") or []
+    meta["finalizers"] = [*finalizers, VMI_FINALIZER]
+    about.set(("finalizers", len(finalizers)), WEBHOOK)
     vmi["status"] = status
+    trace.rooted(()).set(("status",), STATUS)
     return vmi

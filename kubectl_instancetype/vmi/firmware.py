@@ -12,8 +12,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ..api.origin import NO_TRACE, Trace, named
+
 # The namespace UUID of KubeVirt's name-based firmware UUIDs (unchanged since KubeVirt v0.x).
 FIRMWARE_UUID_NAMESPACE = uuid.UUID("6a1a24a1-4061-4607-8bf4-a3963d0c5895")
+FIRMWARE_UUID = named("KubeVirt firmware UUID derived from the VM name")
 
 
 def stable_firmware_uuid(vm_name: str) -> str:
@@ -21,7 +24,7 @@ def stable_firmware_uuid(vm_name: str) -> str:
     return str(uuid.uuid5(FIRMWARE_UUID_NAMESPACE, vm_name))
 
 
-def set_stable_firmware_uuid(template_spec: dict[str, Any], vm_name: str) -> None:
+def set_stable_firmware_uuid(template_spec: dict[str, Any], vm_name: str, trace: Trace = NO_TRACE) -> None:
     """Give a template without ``domain.firmware.uuid`` the stable UUID of its VM (in place)."""
     domain = template_spec.setdefault("domain", {})
     firmware = domain.get("firmware")
@@ -29,3 +32,4 @@ def set_stable_firmware_uuid(template_spec: dict[str, Any], vm_name: str) -> Non
         firmware = domain["firmware"] = {}
     if not firmware.get("uuid"):
         firmware["uuid"] = stable_firmware_uuid(vm_name)
+        trace.set(("domain", "firmware", "uuid"), FIRMWARE_UUID)

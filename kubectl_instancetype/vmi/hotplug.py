@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.origin import NO_TRACE, Trace, named
 from ..config import ClusterConfig
 from ..quantity import Quantity, from_json, new_quantity
 
@@ -21,21 +22,30 @@ HUGEPAGE_1G_ALIGNMENT = 1024**3
 MIN_GUEST = 1024**3
 
 
-def setup_hotplug(spec: Spec, cfg: ClusterConfig) -> None:
+MAX_SOCKETS = named("cluster CPU hot-plug maximum", "liveUpdateConfiguration.maxCpuSockets")
+MAX_SOCKETS_RATIO = named("CPU hot-plug maximum (sockets × cluster maxHotplugRatio)",
+                          "liveUpdateConfiguration.maxHotplugRatio")
+MAX_GUEST = named("cluster memory hot-plug maximum", "liveUpdateConfiguration.maxGuest")
+MAX_GUEST_RATIO = named("memory hot-plug maximum (guest memory × cluster maxHotplugRatio)",
+                        "liveUpdateConfiguration.maxHotplugRatio")
+
+
+def setup_hotplug(spec: Spec, cfg: ClusterConfig, trace: Trace = NO_TRACE) -> None:
     """Set ``cpu.maxSockets`` and ``memory.maxGuest`` when the cluster allows live updates."""
     if not cfg.live_update or spec.get("architecture") == "arm64":
         return
     domain = spec.get("domain") or {}
     if isinstance(domain.get("cpu"), dict):
-        _cpu(domain["cpu"], cfg)
+        _cpu(domain["cpu"], cfg, trace)
     memory = domain.get("memory")
     if isinstance(memory, dict) and memory.get("maxGuest") is None:
         max_guest = _max_guest(memory, cfg)
         if memory_hotplug_problem(spec, max_guest) is None:
             memory["maxGuest"] = str(max_guest)
+            trace.set(("domain", "memory", "maxGuest"), MAX_GUEST if cfg.max_guest is not None else MAX_GUEST_RATIO)
 
 
-def _cpu(cpu: Spec, cfg: ClusterConfig) -> None:
+def _cpu(cpu: Spec, cfg: ClusterConfig, trace: Trace) -> None:
     sockets, cores, threads = (int(cpu.get(k) or 0) for k in ("sockets", "cores", "threads"))
     if not cpu.get("maxSockets"):
         maximum = cfg.max_cpu_sockets
@@ -43,12 +53,14 @@ def _cpu(cpu: Spec, cfg: ClusterConfig) -> None:
             maximum = sockets
         if maximum:
             cpu["maxSockets"] = maximum
+            trace.set(("domain", "cpu", "maxSockets"), MAX_SOCKETS)
     if not cpu.get("maxSockets"):
         maximum = sockets * cfg.max_hotplug_ratio
         if maximum * cores * threads > MAX_VCPUS:
             maximum = max(MAX_VCPUS // (cores * threads), sockets)
         if maximum:
             cpu["maxSockets"] = maximum
+            trace.set(("domain", "cpu", "maxSockets"), MAX_SOCKETS_RATIO)
 
 
 def _max_guest(memory: Spec, cfg: ClusterConfig) -> Quantity | None:

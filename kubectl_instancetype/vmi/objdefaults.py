@@ -13,8 +13,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import child
+from ..api.origin import NO_TRACE, Path, Trace, named
 
 Spec = dict[str, Any]
+
+STRUCTURE = named("KubeVirt default (an always-present structure)")
+DISK = named("KubeVirt default disk target")
+CDROM = named("KubeVirt default CD-ROM (read-only, tray closed)")
+INPUT = named("KubeVirt default input device (usb tablet)")
+PROBE = named("Kubernetes default probe timing")
+TIMER = named("KubeVirt default timer (present)")
+SPINLOCKS = named("KubeVirt default Hyper-V spinlocks (4096)")
+WATCHDOG = named("KubeVirt default watchdog device")
+WATCHDOG_ACTION = named("KubeVirt default watchdog action (reset)")
+ENABLED = named("KubeVirt default feature state (enabled)")
+VMX = named("Hyper-V evmcs requires the vmx CPU feature (KubeVirt default)")
 
 _TIMERS = ("hpet", "kvm", "pit", "rtc", "hyperv")
 _HYPERV_STATES = (
@@ -46,93 +59,110 @@ HYPERV_REQUIREMENTS = (
 )
 
 
-def enable(state: Any) -> None:
-    """Default a present feature state to enabled (``SetDefaults_FeatureState``); absent stays absent."""
+def enable(state: Any, trace: Trace = NO_TRACE, keys: Path = ()) -> None:
+    """Default a present feature state (at ``keys`` below the trace's root) to enabled
+    (``SetDefaults_FeatureState``); absent stays absent."""
     if isinstance(state, dict) and state.get("enabled") is None:
         state["enabled"] = True
+        trace.set((*keys, "enabled"), ENABLED)
 
 
-def set_object_defaults(spec: Spec, host_arch: str) -> None:
+def set_object_defaults(spec: Spec, host_arch: str, trace: Trace = NO_TRACE) -> None:
     """The generated API defaults for a VMI spec; ``host_arch`` is virt-api's own architecture."""
     domain = child(spec, "domain")
-    child(domain, "firmware")
-    features = child(domain, "features")
-    devices = child(domain, "devices")
-    for disk in devices.get("disks") or []:
-        _disk(disk)
-    for device in devices.get("inputs") or []:
-        if not device.get("bus"):
-            device["bus"] = "usb"
-        if not device.get("type"):
-            device["type"] = "tablet"
-    for probe in (spec.get("readinessProbe"), spec.get("livenessProbe")):
+    for key in ("firmware", "features", "devices"):
+        if trace.on and not isinstance(domain.get(key), dict):
+            trace.set(("domain", key), STRUCTURE)
+        child(domain, key)
+    features, devices = domain["features"], domain["devices"]
+    at = trace.at("domain", "devices")
+    for index, disk in enumerate(devices.get("disks") or []):
+        _disk(disk, at.at("disks", index))
+    for index, device in enumerate(devices.get("inputs") or []):
+        for key, default in (("bus", "usb"), ("type", "tablet")):
+            if not device.get(key):
+                device[key] = default
+                at.set(("inputs", index, key), INPUT)
+    for name in ("readinessProbe", "livenessProbe"):
+        probe = spec.get(name)
         if isinstance(probe, dict):
             for key, minimum in _PROBE_MINIMA:
                 if not isinstance(probe.get(key), int) or probe[key] < 1:
                     probe[key] = minimum
-    _clock((domain.get("clock") or {}).get("timer"))
-    _features(features)
-    _watchdog(devices.get("watchdog"), host_arch)
-    for gpu in devices.get("gpus") or []:
+                    trace.set((name, key), PROBE)
+    _clock((domain.get("clock") or {}).get("timer"), trace.at("domain", "clock", "timer"))
+    _features(features, trace.at("domain", "features"))
+    _watchdog(devices.get("watchdog"), host_arch, at.at("watchdog"))
+    for index, gpu in enumerate(devices.get("gpus") or []):
         ramfb = ((gpu.get("virtualGPUOptions") or {}).get("display") or {}).get("ramFB")
-        enable(ramfb)
+        enable(ramfb, at, ("gpus", index, "virtualGPUOptions", "display", "ramFB"))
 
 
-def _disk(disk: Spec) -> None:
+def _disk(disk: Spec, trace: Trace) -> None:
     if not any(disk.get(k) is not None for k in ("disk", "cdrom", "lun")):
         disk["disk"] = {}
+        trace.set(("disk",), DISK)
     cdrom = disk.get("cdrom")
     if isinstance(cdrom, dict):
         if cdrom.get("readonly") is None:
             cdrom["readonly"] = True
+            trace.set(("cdrom", "readonly"), CDROM)
         if not cdrom.get("tray"):
             cdrom["tray"] = "closed"
-    enable((disk.get("blockSize") or {}).get("matchVolume"))
+            trace.set(("cdrom", "tray"), CDROM)
+    enable((disk.get("blockSize") or {}).get("matchVolume"), trace, ("blockSize", "matchVolume"))
 
 
-def _clock(timer: Any) -> None:
+def _clock(timer: Any, trace: Trace) -> None:
     if isinstance(timer, dict):
         for name in _TIMERS:
             state = timer.get(name)
             if isinstance(state, dict) and state.get("present") is None:
                 state["present"] = True
+                trace.set((name, "present"), TIMER)
 
 
-def _features(features: Spec) -> None:
-    enable(child(features, "acpi"))
+def _features(features: Spec, trace: Trace) -> None:
+    if trace.on and not isinstance(features.get("acpi"), dict):
+        trace.set(("acpi",), STRUCTURE)
+    enable(child(features, "acpi"), trace, ("acpi",))
     for name in ("apic", "smm", "pvspinlock"):
-        enable(features.get(name))
+        enable(features.get(name), trace, (name,))
     hyperv = features.get("hyperv")
     if not isinstance(hyperv, dict):
         return
     for name in (*_HYPERV_STATES, "vendorid"):
-        enable(hyperv.get(name))
+        enable(hyperv.get(name), trace, ("hyperv", name))
     spinlocks = hyperv.get("spinlocks")
     if isinstance(spinlocks, dict):
-        enable(spinlocks)
+        enable(spinlocks, trace, ("hyperv", "spinlocks"))
         if spinlocks["enabled"] is True and spinlocks.get("spinlocks") is None:
             spinlocks["spinlocks"] = 4096
+            trace.set(("hyperv", "spinlocks", "spinlocks"), SPINLOCKS)
     for name, parts in (("synictimer", ("direct",)), ("tlbflush", ("direct", "extended"))):
         state = hyperv.get(name)
         if isinstance(state, dict):
-            enable(state)
+            enable(state, trace, ("hyperv", name))
             for part in parts:
-                enable(state.get(part))
+                enable(state.get(part), trace, ("hyperv", name, part))
 
 
-def _watchdog(watchdog: Any, host_arch: str) -> None:
+def _watchdog(watchdog: Any, host_arch: str, trace: Trace) -> None:
     if not isinstance(watchdog, dict):
         return
     if host_arch == "s390x" and watchdog.get("diag288") is None:
         watchdog["diag288"] = {}
+        trace.set(("diag288",), WATCHDOG)
     elif watchdog.get("i6300esb") is None:
         watchdog["i6300esb"] = {}
+        trace.set(("i6300esb",), WATCHDOG)
     device = watchdog.get("i6300esb")
     if isinstance(device, dict) and not device.get("action"):
         device["action"] = "reset"
+        trace.set(("i6300esb", "action"), WATCHDOG_ACTION)
 
 
-def set_hyperv_dependencies(spec: Spec) -> None:
+def set_hyperv_dependencies(spec: Spec, trace: Trace = NO_TRACE) -> None:
     """Enable the enlightenments that enabled ones require, unless the user disabled them.
 
     KubeVirt stops at the first requirement the user switched off and leaves the rest to the
@@ -141,27 +171,35 @@ def set_hyperv_dependencies(spec: Spec) -> None:
     hyperv = ((spec.get("domain") or {}).get("features") or {}).get("hyperv")
     if not isinstance(hyperv, dict):
         return
+    at = trace.at("domain", "features", "hyperv")
     for feature, required in HYPERV_REQUIREMENTS:
         if not _enabled(hyperv.get(feature)):
             continue
         state = hyperv.get(required)
         if not isinstance(state, dict) or state.get("enabled") is None:
             hyperv[required] = {**(state or {}), "enabled": True}
+            if trace.on:
+                at.set((required, "enabled"), named(f"Hyper-V {feature} requires {required} (KubeVirt default)"))
         elif state.get("enabled") is not True:
             return
     evmcs = hyperv.get("evmcs")
     if isinstance(evmcs, dict) and evmcs.get("enabled") in (None, True):
-        _require_vmx(child(spec["domain"], "cpu"))
+        if trace.on and not isinstance(spec["domain"].get("cpu"), dict):
+            trace.set(("domain", "cpu"), VMX)
+        _require_vmx(child(spec["domain"], "cpu"), trace.at("domain", "cpu"))
 
 
 def _enabled(state: Any) -> bool:
     return isinstance(state, dict) and state.get("enabled") is True
 
 
-def _require_vmx(cpu: Spec) -> None:
+def _require_vmx(cpu: Spec, trace: Trace) -> None:
     features = cpu.get("features") or []
-    for feature in features:
+    for index, feature in enumerate(features):
         if feature.get("name") == "vmx":
-            feature["policy"] = "require"
+            if feature.get("policy") != "require":
+                feature["policy"] = "require"
+                trace.set(("features", index, "policy"), VMX)
             return
     cpu["features"] = [*features, {"name": "vmx", "policy": "require"}]
+    trace.set(("features", len(features)), VMX)

@@ -7,13 +7,16 @@ for empty collections, literal blocks for multi-line text, plain scalars folded 
 it as something else. It quotes a little more than go-yaml so that YAML 1.1 *and* 1.2 readers (ruamel,
 our loader) read back exactly the same data. It is hand-written and caches per-string decisions because
 ruamel's C dumper is several times too slow for rendering thousands of VMs.
+
+:func:`dump_yaml_commented` writes the same text with a trailing ``  # comment`` on the first line of chosen
+values (a scalar, a collection, a list item): removing those comments gives :func:`dump_yaml`'s text.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..gonum import yaml_float
@@ -73,6 +76,93 @@ def dump_yaml(obj: Any) -> str:
     else:  # a root scalar continues its folded or block lines two columns in, as go-yaml does
         out.append(_scalar(obj, 0, 2))
     return "".join(out)
+
+
+Path = tuple[str | int, ...]
+COMMENT = "  # "  # what separates a value from its trailing comment
+
+
+def dump_yaml_commented(obj: Any, comments: Mapping[Path, str]) -> str:
+    """``dump_yaml(obj)`` with ``comments[path]`` after the value at each ``path`` (keys and list indices).
+
+    A mapping or list value carries it on its key's line, a list item on its first line, a block scalar on
+    its ``|`` line and a folded scalar after its last line. Line breaks in a comment become spaces.
+    """
+    kind = type(obj)
+    if not comments or kind not in (dict, list) or not obj:
+        return dump_yaml(obj)
+    dump_yaml({})  # keeps the caches bounded, as dump_yaml does
+    out: list[str] = []
+    if kind is dict:
+        _cmap(obj, 0, out, "", (), comments, "")
+    else:
+        _cseq(obj, 0, out, "", (), comments, "")
+    return "".join(out)
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first}; {second}" if first and second else first or second
+
+
+def _attach(text: str, note: str) -> str:
+    """``text`` (a scalar's lines) with ``note`` after the line where the value is complete enough."""
+    if not note:
+        return text
+    comment = COMMENT + _BREAKS.sub(" ", note)
+    first = text.index("\n")
+    if first == len(text) - 1:
+        return text[:-1] + comment + "\n"
+    if text[0] == "|":
+        return text[:first] + comment + text[first:]
+    return text[:-1] + comment + "\n"
+
+
+def _cmap(m: dict[str, Any], indent: int, out: list[str], lead: str, path: Path, comments: Mapping[Path, str],
+          pending: str) -> None:
+    """:func:`_map` with comments; ``pending`` goes on the first line (the list item this mapping is)."""
+    pad = _pad(indent)
+    for key in keyorder.ordered(m):
+        kt = _KEYS.get(key)
+        if kt is None:
+            kt = _key_text(key)
+        value = m[key]
+        kind = type(value)
+        here = (*path, key)
+        note = _joined(pending, comments.get(here, ""))
+        pending = ""
+        if not kt:  # an explicit "? key" entry (no KubeVirt field): written without comments
+            out.append(lead + "? " + _scalar(key, indent + 2, indent + 2))
+            _seq([value], indent, out, pad, ": ")
+        elif kind is dict and value:
+            out.append(_attach(f"{lead}{kt}\n", note))
+            _cmap(value, indent + 2, out, _pad(indent + 2), here, comments, "")
+        elif kind is list and value:
+            out.append(_attach(f"{lead}{kt}\n", note))
+            _cseq(value, indent, out, pad, here, comments, "")
+        else:
+            out.append(f"{lead}{kt} " + _attach(_scalar(value, indent + len(kt) + 1, indent + 2), note))
+        lead = pad
+
+
+def _cseq(items: list[Any], indent: int, out: list[str], lead: str, path: Path, comments: Mapping[Path, str],
+          pending: str) -> None:
+    """:func:`_seq` with comments; an item's comment goes on its first line."""
+    pad = _pad(indent)
+    child = indent + 2
+    for index, value in enumerate(items):
+        kind = type(value)
+        here = (*path, index)
+        note = _joined(pending, comments.get(here, ""))
+        pending = ""
+        if kind is dict and value:
+            out.append(lead + "- ")
+            _cmap(value, child, out, "", here, comments, note)
+        elif kind is list and value:
+            out.append(lead + "- ")
+            _cseq(value, child, out, "", here, comments, note)
+        else:
+            out.append(lead + "- " + _attach(_scalar(value, child, child), note))
+        lead = pad
 
 
 def dump_yaml_all(objs: Iterable[Any]) -> str:
