@@ -40,6 +40,7 @@ class Settings:
     namespace: str = "default"
     kubevirt_config: str | None = None
     arch: str | None = None
+    accept_removed_versions: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def settings_from(config: Any, where: Location) -> Settings:
 
 
 _FIELDS = {"catalogs": "catalogs", "builtinCatalog": "builtin_catalog", "vmi": "vmi", "namespace": "namespace",
-           "kubevirtConfig": "kubevirt_config", "arch": "arch"}
+           "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions"}
 
 
 def _known(key: str, where: Location) -> bool:
@@ -130,7 +131,7 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return tuple(value)
         raise InputError("functionConfig: catalogs must be a list of paths", where)
-    if key in ("builtinCatalog", "vmi"):
+    if key in ("builtinCatalog", "vmi", "acceptRemovedVersions"):
         if strings and value in ("true", "false"):
             return value == "true"
         if isinstance(value, bool):

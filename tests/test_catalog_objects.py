@@ -1,4 +1,4 @@
-"""Catalog objects one by one: version conversion, KubeVirt's object webhooks, label selectors."""
+"""Catalog objects one by one: KubeVirt's object webhooks, label selectors (versions: test_catalog_versions)."""
 
 from __future__ import annotations
 
@@ -8,50 +8,13 @@ import pytest
 
 from kubectl_instancetype.catalog.admission import LAUNCH_SECURITY_WARNING, admit
 from kubectl_instancetype.catalog.selector import parse_selector
-from kubectl_instancetype.catalog.versions import convert, served
-from kubectl_instancetype.errors import InputError, UsageError
-from kubectl_instancetype.yamlio import load_stream
+from kubectl_instancetype.errors import UsageError
 
 IT, PREF = "VirtualMachineClusterInstancetype", "VirtualMachinePreference"
 
 
 def obj(kind: str, spec: dict[str, Any], version: str = "v1beta1") -> dict[str, Any]:
     return {"apiVersion": f"instancetype.kubevirt.io/{version}", "kind": kind, "metadata": {"name": "x"}, "spec": spec}
-
-
-@pytest.mark.parametrize(("kind", "spec", "expected"), [
-    (IT, {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}},
-     {"cpu": {"guest": 2, "model": "", "dedicatedCPUPlacement": False, "isolateEmulatorThread": False},
-      "memory": {"guest": "1Gi"}}),
-    (IT, {"cpu": {"guest": 2, "model": "host-passthrough", "dedicatedCPUPlacement": True}},
-     {"cpu": {"guest": 2, "model": "host-passthrough", "dedicatedCPUPlacement": True,
-              "isolateEmulatorThread": False}}),
-    (PREF, {"cpu": {"preferredCPUTopology": ""}, "machine": {"preferredMachineType": "q35"}},
-     {"cpu": {}, "machine": {"preferredMachineType": "q35"}}),
-    (PREF, {"cpu": {"preferredCPUTopology": "preferCores"}}, {"cpu": {"preferredCPUTopology": "preferCores"}}),
-    (PREF, {"devices": {"preferredDiskBus": "virtio"}}, {"devices": {"preferredDiskBus": "virtio"}}),
-])
-def test_v1alpha_conversion(kind: str, spec: dict[str, Any], expected: dict[str, Any]) -> None:
-    old = obj(kind, spec, "v1alpha1")
-    new = convert(old)
-    assert new == {**old, "apiVersion": "instancetype.kubevirt.io/v1beta1", "spec": expected}
-    assert old == obj(kind, spec, "v1alpha1"), "the input is left untouched"
-
-
-def test_served_versions() -> None:
-    text = ("apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachinePreference\nmetadata: {name: a}\n---\n"
-            "apiVersion: instancetype.kubevirt.io/v1alpha2\nkind: VirtualMachinePreference\nmetadata: {name: b}\n---\n"
-            "apiVersion: instancetype.kubevirt.io/v1\nkind: VirtualMachinePreference\nmetadata: {name: c}\n")
-    current, old, unknown = load_stream(text, "p.yaml")
-    assert served(current).obj is current.data and served(current).warning is None
-    assert served(old).warning == ("p.yaml:5:1: instancetype.kubevirt.io/v1alpha2 VirtualMachinePreferences is now "
-                                   "deprecated and will be removed in v1.")
-    with pytest.raises(InputError) as info:
-        served(unknown)
-    assert info.value.render() == (
-        "p.yaml:9:1: error: VirtualMachinePreference c: unknown apiVersion 'instancetype.kubevirt.io/v1' "
-        "(KubeVirt serves instancetype.kubevirt.io/v1beta1; instancetype.kubevirt.io/v1alpha1 and "
-        "instancetype.kubevirt.io/v1alpha2 are converted)")
 
 
 SPREAD_RATIO = "only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads"

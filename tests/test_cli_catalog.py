@@ -42,9 +42,11 @@ def test_fresh_install_renders_u1_medium_and_fedora() -> None:
      "list-wide.txt"),
     (("--catalog", "testdata/catalog/dir", "-l", "instancetype.kubevirt.io/class in (team)", "-o", "name"),
      "list-name.txt"),
-    (("--catalog", "testdata/catalog/dir", "--catalog", "testdata/catalog/v1alpha2.yaml", "--no-builtin-catalog"),
+    (("--catalog", "testdata/catalog/dir", "--catalog", "testdata/catalog/v1alpha2.yaml", "--no-builtin-catalog",
+      "--accept-removed-versions"),
      "list-sources.txt"),
-    (("-f", "testdata/catalog/v1alpha2.yaml", "--no-builtin-catalog", "-o", "wide", "-n", "other"),
+    (("-f", "testdata/catalog/v1alpha2.yaml", "--no-builtin-catalog", "-o", "wide", "-n", "other",
+      "--accept-removed-versions"),
      "list-sources-wide.txt"),
 ])
 def test_list(args: tuple[str, ...], golden: str, update_goldens: bool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,7 +100,8 @@ def test_list_yaml_and_json() -> None:
     (("u1.medium",), "VirtualMachineClusterInstancetype", None),
     (("u1.medium", "--kind", "vmf"), "VirtualMachineInstancetype", None),
     (("fedora", "--kind", "VirtualMachinePreferences"), "VirtualMachinePreference", None),
-    (("legacy", "--kind", "vminstancetype", "-f", str(DATA / "v1alpha2.yaml")), "VirtualMachineInstancetype", 2),
+    (("legacy", "--kind", "vminstancetype", "-f", str(DATA / "v1alpha2.yaml"), "--accept-removed-versions"),
+     "VirtualMachineInstancetype", 2),
 ])
 def test_show(args: tuple[str, ...], kind: str, source_line: int | None) -> None:
     status, out, _ = run("catalog", "show", *args)
@@ -108,10 +111,17 @@ def test_show(args: tuple[str, ...], kind: str, source_line: int | None) -> None
                                                                             args[0])
 
 
-def test_show_json_of_a_converted_object() -> None:
-    status, out, _ = run("catalog", "show", "legacy", "--kind", "vmf", "-f", str(DATA / "v1alpha2.yaml"), "-o", "json")
+def test_show_an_object_of_a_removed_version() -> None:
+    """Refused by default; accepted, shown as the API server served it (apiVersion rewritten, fields as written)."""
+    args = ("catalog", "show", "legacy", "--kind", "vmf", "-f", str(DATA / "v1alpha2.yaml"), "-o", "json")
+    status, out, err = run(*args)
+    assert (status, out) == (3, "")
+    assert (f'{DATA / "v1alpha2.yaml"}:2:1: error: no matches for kind "VirtualMachineInstancetype" in version '
+            '"instancetype.kubevirt.io/v1alpha2" (instancetype.kubevirt.io/v1alpha2 was removed in KubeVirt '
+            "v1.7") in err
+    status, out, _ = run(*args, "--accept-removed-versions")
     assert status == 0
-    assert '"model": ""' in out and '"isolateEmulatorThread": false' in out
+    assert '"apiVersion": "instancetype.kubevirt.io/v1beta1"' in out and '"model"' not in out
 
 
 @pytest.mark.parametrize(("args", "status", "message"), [
@@ -138,7 +148,8 @@ def test_directory_sources_and_v1alpha2_render() -> None:
     status, out, err = run("render", "-f", str(DATA / "vm-team.yaml"), "--catalog", str(DATA / "dir"))
     assert (status, err) == (0, "")
     assert "cores: 4" in out and "guest: 3Gi" in out
-    status, out, err = run("render", "-f", str(DATA / "vm-legacy.yaml"), "-f", str(DATA / "v1alpha2.yaml"))
+    status, out, err = run("render", "-f", str(DATA / "vm-legacy.yaml"), "-f", str(DATA / "v1alpha2.yaml"),
+                           "--accept-removed-versions")
     assert status == 0 and "cores: 2" in out
     path = DATA / "v1alpha2.yaml"
     assert err == (
@@ -189,8 +200,10 @@ def test_controller_revision_warnings(tmp_path: Path) -> None:
     status, _, err = run("render", "-f", str(path))
     assert status == 0
     assert err == (
-        f"warning: {path}:1:1: ControllerRevision old holds a instancetype.kubevirt.io/v1alpha2 object: KubeVirt v1.6 "
-        "upgraded such revisions to v1beta1 and v1.7 and later cannot decode them\n"
+        f"warning: {path}:1:1: ControllerRevision old holds an object of instancetype.kubevirt.io/v1alpha2, which "
+        "KubeVirt v1.7 and later cannot decode (instancetype.kubevirt.io/v1alpha2 was removed in KubeVirt v1.7: "
+        "`kubectl instancetype convert -f PATH --write` rewrites it as instancetype.kubevirt.io/v1beta1; "
+        "--accept-removed-versions renders it as older clusters did)\n"
         f"warning: {path}:6:1: ControllerRevision text: data is not an object as `kubectl get controllerrevisions "
         "-o yaml` prints it; KubeVirt fails to decode it\n")
 

@@ -71,7 +71,7 @@ VALUES = "replicaCount: 2\nimage:\n  tag: v1\n"
 
 def test_documents_catalog_and_warnings_come_back_together() -> None:
     reader = Texts({"repo/vm.yaml": VM, "catalog/small.yaml": SMALL})
-    loaded = gather(Request(("repo",), catalogs=("catalog",), builtin=False), reader)
+    loaded = gather(Request(("repo",), catalogs=("catalog",), builtin=False, accept_removed=True), reader)
     assert [d.data["metadata"]["name"] for d in loaded.documents] == ["web"]
     assert loaded.catalog.entries and not loaded.problems
     (notice,) = loaded.notices
@@ -82,10 +82,20 @@ def test_documents_catalog_and_warnings_come_back_together() -> None:
 def test_the_krm_function_gets_the_same_warning() -> None:
     """A v1alpha2 object among a function's items warns as it does under render."""
     given = load_stream(SMALL + "---\n" + VM, "<stdin>")
-    loaded = gather(Request(builtin=False, judge=JUDGE_USED), Texts({}), given)
+    loaded = gather(Request(builtin=False, judge=JUDGE_USED, accept_removed=True), Texts({}), given)
     assert [n.message for n in loaded.notices] == [
         "instancetype.kubevirt.io/v1alpha2 VirtualMachineClusterInstancetypes is now deprecated and will be "
         "removed in v1."]
+
+
+def test_removed_versions_are_refused_unless_accepted() -> None:
+    loaded = gather(Request(("small.yaml",), builtin=False), Texts({"small.yaml": SMALL}))
+    assert not loaded.catalog.entries and not loaded.notices
+    assert [(p.render(), p.exit_code) for p in loaded.problems] == [(
+        'small.yaml:1:1: error: no matches for kind "VirtualMachineClusterInstancetype" in version '
+        '"instancetype.kubevirt.io/v1alpha2" (instancetype.kubevirt.io/v1alpha2 was removed in KubeVirt v1.7: '
+        "`kubectl instancetype convert -f PATH --write` rewrites it as instancetype.kubevirt.io/v1beta1; "
+        "--accept-removed-versions renders it as older clusters did)", 3)]
 
 
 def test_problems_are_values_with_the_document_they_blame() -> None:
@@ -157,7 +167,8 @@ def test_exit_status_is_the_worst_of_the_problems(problems: tuple[InputError, ..
 
 def test_exclude_leaves_catalogs_alone_and_limits_bound_them_too() -> None:
     reader = Texts({"repo/vm.yaml": VM, "catalog/small.yaml": SMALL})
-    loaded = gather(Request(("repo",), catalogs=("catalog",), exclude=("*.yaml",), builtin=False), reader)
+    loaded = gather(Request(("repo",), catalogs=("catalog",), exclude=("*.yaml",), builtin=False,
+                            accept_removed=True), reader)
     assert loaded.files == ("catalog/small.yaml",) and not loaded.documents and loaded.catalog.entries
     tight = gather(Request(catalogs=("catalog",), limits=Limits(max_bytes=10), builtin=False), reader)
     assert tight.problems[0].render().startswith("catalog/small.yaml:1:1: error: ")

@@ -87,6 +87,9 @@ SETTINGS: list[tuple[Any, Settings]] = [
     ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render",
       "spec": {"catalogs": ["c/"], "namespace": "ns", "kubevirtConfig": "kv.yaml", "arch": "s390x"}},
      Settings(catalogs=("c/",), namespace="ns", kubevirt_config="kv.yaml", arch="s390x")),
+    ({"kind": "ConfigMap", "data": {"acceptRemovedVersions": "true"}}, Settings(accept_removed_versions=True)),
+    ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render", "spec": {"acceptRemovedVersions": True}},
+     Settings(accept_removed_versions=True)),
 ]
 
 

@@ -10,8 +10,8 @@ INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
 INSTANCETYPE_VERSION = "v1beta1"
 #: The only version of catalog objects KubeVirt serves (spec §1.2).
 INSTANCETYPE_API_VERSION = f"{INSTANCETYPE_GROUP}/{INSTANCETYPE_VERSION}"
-#: Old versions KubeVirt served, deprecated, until v1.6.
-DEPRECATED_INSTANCETYPE_API_VERSIONS = frozenset((f"{INSTANCETYPE_GROUP}/v1alpha1", f"{INSTANCETYPE_GROUP}/v1alpha2"))
+#: Old versions KubeVirt served, deprecated, until v1.5, and removed in v1.7 (:mod:`.versions`).
+REMOVED_INSTANCETYPE_API_VERSIONS = frozenset((f"{INSTANCETYPE_GROUP}/v1alpha1", f"{INSTANCETYPE_GROUP}/v1alpha2"))
 CORE_API_VERSION = "kubevirt.io/v1"
 
 INSTANCETYPE = "VirtualMachineInstancetype"

@@ -13,7 +13,12 @@ from typing import Any, Protocol
 from ..api.golang import go_json, go_type_name
 from ..api.matchers import MatcherKind
 from ..api.names import CATALOG_KINDS, CONTROLLER_REVISION, INSTANCETYPE_API_VERSION, OBJECT_NAME_LABEL, not_found
+from ..api.versions import REMOVED, removed_hint
 from ..errors import KubeVirtError
+
+# The name Go gives the scheme virt-controller decodes revisions with: where runtime.NewScheme() is called
+# (staging/src/kubevirt.io/client-go/kubevirt/scheme/register.go, line 44, vendored as kubevirt.io/client-go).
+SCHEME = "kubevirt.io/client-go/kubevirt/scheme/register.go:44"
 
 
 class Lookup(Protocol):
@@ -102,12 +107,17 @@ def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:
         raise KubeVirtError(
             "failed to decode object in ControllerRevision: "
             f'no kind "{data["kind"]}" is registered for version "{data["apiVersion"]}" in scheme '
-            '"pkg/runtime/scheme.go:110"'
+            f'"{SCHEME}"{_hint(data["apiVersion"])}'
         )
     if known:
         _check_payload(data)
     # Another registered type decodes fine; the caller's type check then rejects it.
     return data
+
+
+def _hint(version: str) -> str:
+    """After KubeVirt's message, what to do about a revision of a removed version."""
+    return f" ({removed_hint(version)})" if version in REMOVED else ""
 
 
 def _check_payload(data: dict[str, Any]) -> None:

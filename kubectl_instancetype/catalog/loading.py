@@ -1,8 +1,9 @@
 """Turning checked documents into a :class:`Catalog`, with every problem and warning of every object.
 
-Each instancetype and preference is brought to the served version (:mod:`.versions`), put through KubeVirt's
-object webhook (:mod:`.admission`) and indexed; ControllerRevisions are checked for payloads KubeVirt can no
-longer decode; an object that overrides a different built-in one earns a warning naming both sources.
+Each instancetype and preference is checked against the served version (:mod:`.versions`), put through
+KubeVirt's object webhook (:mod:`.admission`) and indexed; ControllerRevisions are checked for payloads KubeVirt
+can no longer decode; an object that overrides a different built-in one earns a warning naming both sources.
+With ``accept_removed``, objects and revisions in removed versions are converted (:mod:`.conversion`) first.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import CONTROLLER_REVISION as REVISION
+from ..api.versions import REMOVED_IN, removed_hint
 from ..errors import InputError, KubeVirtError, ToolError
 from ..yamlio import Document
 from .admission import admit
+from .conversion import holds_removed_object, served_object, upgraded_revision
 from .index import BUILTIN_SOURCE, CATALOG_KINDS, CLUSTER_KINDS, INDEXED_KINDS, Catalog
-from .versions import DEPRECATED, served
+from .versions import check_version
 
 BuiltinFind = Callable[[str, str], "dict[str, Any] | None"]
 
@@ -36,15 +39,16 @@ class Loaded:
 
 
 def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind | None,
-                 builtin_version: str = "") -> Loaded:
-    """Index every catalog and support object of ``docs`` (checked documents, earlier ones first)."""
+                 builtin_version: str = "", accept_removed: bool = False) -> Loaded:
+    """Index every catalog and support object of ``docs`` (checked documents, earlier ones first);
+    ``accept_removed``: take v1alpha1/v1alpha2 objects as a cluster older than KubeVirt v1.7 did."""
     loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin))
     for doc in docs:
         kind = doc.data.get("kind")
         if not isinstance(kind, str) or kind not in INDEXED_KINDS:  # the KRM function passes unchecked items
             continue
         try:
-            _load(doc, loaded)
+            _load(doc, loaded, accept_removed)
         except ToolError as exc:
             loaded.fail(exc, doc)
     if builtin is not None:
@@ -52,17 +56,20 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
     return loaded
 
 
-def _load(doc: Document, loaded: Loaded) -> None:
+def _load(doc: Document, loaded: Loaded, accept_removed: bool) -> None:
     obj = doc.data
     if obj["kind"] in CATALOG_KINDS:
-        converted = served(doc)
-        if converted.warning:
-            loaded.warnings.append(converted.warning)
-        obj = converted.obj
+        warning = check_version(doc, accept_removed)
+        if warning:
+            loaded.warnings.append(warning)
+            obj = served_object(obj)
         if not _admitted(obj, doc, loaded):
             return
     elif obj["kind"] == REVISION:
-        loaded.warnings.extend(revision_warnings(doc))
+        if accept_removed and holds_removed_object(obj):
+            obj = upgraded_revision(obj)  # as virt-controller decoded it until v1.6
+        else:
+            loaded.warnings.extend(revision_warnings(doc))
     loaded.catalog.add(obj, doc)
 
 
@@ -89,9 +96,9 @@ def revision_warnings(doc: Document) -> list[str]:
     if not isinstance(data, dict):
         return [f"{label}: data is not an object as `kubectl get controllerrevisions -o yaml` prints it; "
                 "KubeVirt fails to decode it"]
-    if data.get("apiVersion") in DEPRECATED:
-        return [f"{label} holds a {data['apiVersion']} object: KubeVirt v1.6 upgraded such revisions to v1beta1 "
-                "and v1.7 and later cannot decode them"]
+    if holds_removed_object(doc.data):
+        return [f"{label} holds an object of {data['apiVersion']}, which KubeVirt {REMOVED_IN} and later cannot decode "
+                f"({removed_hint(data['apiVersion'])})"]
     return []
 
 

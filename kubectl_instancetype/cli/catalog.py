@@ -25,6 +25,7 @@ from .complete import catalog_names
 from .options import (
     CatalogOptions,
     InputOptions,
+    accept_removed_option,
     builtin_enabled,
     catalog_option,
     exclude_option,
@@ -55,12 +56,13 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @exclude_option
     @namespace_option()
     @no_builtin_option
+    @accept_removed_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], filenames: tuple[str, ...], exclude: tuple[str, ...],
-                namespace: str, no_builtin: bool, **kwargs: Any) -> Any:
+                namespace: str, no_builtin: bool, accept_removed: bool, **kwargs: Any) -> Any:
         builtin = builtin_enabled(no_builtin)
         inputs = InputOptions(filenames, True, namespace, DEFAULT_LIMITS, exclude=exclude)
-        loaded = load(inputs, CatalogOptions(catalogs, builtin, None, None))
+        loaded = load(inputs, CatalogOptions(catalogs, builtin, None, None, accept_removed))
         return func(*args, sources=Sources(loaded, builtin, namespace), **kwargs)
 
     return wrapper

@@ -192,7 +192,8 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     inputs = _inputs(paths, namespace, exclude)
     present = CatalogOptions(tuple(c for c in catalogs.catalogs if os.path.exists(c)), catalogs.builtin,
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
-                             os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch)
+                             os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch,
+                             catalogs.accept_removed)
     loaded = load(inputs, present)
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)

@@ -30,9 +30,9 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
 
     A ResourceList (config.kubernetes.io/v1) comes back with each VirtualMachine expanded in place and
     problems as results; its functionConfig (a ConfigMap, or a kubectl-instancetype/v1alpha1 Render with
-    a spec) holds catalogs, builtinCatalog, vmi, namespace, kubevirtConfig, arch. CONFIG, a file holding
-    that configuration, is what kustomize passes to an exec plugin. Any other stream (a Helm
-    post-renderer's) comes back as a stream. Objects without a namespace keep none. Options add to the
+    a spec) holds catalogs, builtinCatalog, vmi, namespace, kubevirtConfig, arch, acceptRemovedVersions.
+    CONFIG, a file holding that configuration, is what kustomize passes to an exec plugin. Any other stream
+    (a Helm post-renderer's) comes back as a stream. Objects without a namespace keep none. Options add to the
     functionConfig; relative paths are relative to the working directory.
 
     \b
@@ -47,7 +47,8 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     except InputError as exc:
         finish(RunResult((exc,)))
     request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,
-                      kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED)
+                      kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED,
+                      accept_removed=settings.accept_removed_versions)
     loaded = gather(request, FILES, envelope.items, builtin_catalog(settings.builtin_catalog))
     outcome = transform(envelope, loaded, settings)
     from ..yamlio.emit import dump_yaml_all
@@ -77,6 +78,7 @@ def _settings(config_file: str | None, envelope: Envelope, rl_doc: Document | No
         namespace=namespace or base.namespace,
         kubevirt_config=catalogs.kubevirt_config or base.kubevirt_config,
         arch=catalogs.arch or base.arch,
+        accept_removed_versions=base.accept_removed_versions or catalogs.accept_removed,
     )
 
 

@@ -40,6 +40,17 @@ class CatalogOptions:
     builtin: bool
     kubevirt_config: str | None
     arch: str | None
+    accept_removed: bool = False
+
+
+def accept_removed_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--accept-removed-versions``, handed to the command as ``accept_removed``."""
+    return click.option(
+        "--accept-removed-versions", "accept_removed", is_flag=True,
+        help="Accept instancetype.kubevirt.io/v1alpha1 and v1alpha2 instancetypes and preferences (and "
+             "ControllerRevisions holding them) as KubeVirt before v1.7 did: served as v1beta1, with the API "
+             "server's deprecation warning. By default they are refused, as KubeVirt v1.7 and later refuse them; "
+             "`kubectl instancetype convert` rewrites them.")(func)
 
 
 def filename_option(required: bool = False, help: str = FILENAME_HELP, metavar: str = "PATH") -> Any:
@@ -115,10 +126,11 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @no_builtin_option
     @kubevirt_config_option()
     @arch_option
+    @accept_removed_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], no_builtin: bool, kubevirt_config: str | None,
-                arch: str | None, **kwargs: Any) -> Any:
-        options = CatalogOptions(catalogs, builtin_enabled(no_builtin), kubevirt_config, arch)
+                arch: str | None, accept_removed: bool, **kwargs: Any) -> Any:
+        options = CatalogOptions(catalogs, builtin_enabled(no_builtin), kubevirt_config, arch, accept_removed)
         return func(*args, catalogs=options, **kwargs)
 
     return wrapper
@@ -127,7 +139,8 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
     """The inputs layer's request for these options."""
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
-                   inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch)
+                   inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
+                   accept_removed=catalogs.accept_removed)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:

@@ -48,6 +48,7 @@ class Request:
     kubevirt_config: str | None = None
     arch: str | None = None
     judge: str = JUDGE_ALL
+    accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
                       tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), origins)
-    loaded = load_catalog(catalog_docs + documents, request.namespace, find, version)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, find, version, request.accept_removed)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
