@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "catalog": "catalog:catalog",
     "revision": "revision:revision",
     "config": "config:config",
+    "convert": "convert:convert",
     "krm": "krm:krm",
     "render": "render:render",
     "diff": "diff:diff",
@@ -35,7 +36,8 @@ def exit_codes_help(*findings: str) -> str:
             "  0  success (nothing to report, nothing to change)\n"
             f"  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object{also}\n"
             "  2  usage error\n"
-            "  3  input that cannot be processed (syntax, types, unreadable files, unknown versions)\n"
+            "  3  input that cannot be processed (syntax, types, unreadable files, unknown or removed\n"
+            "     API versions)\n"
             "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
             "also as ::error/::warning workflow annotations.")

@@ -245,8 +245,15 @@ def apply(
     a summary is the last line.
     """
     verdict_only = options.check and not options.diff
+    return settle(plan_changes(pairs, items, present, problems, options.output_dir, verdict_only), options, problems)
+
+
+def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOptions,
+           problems: list[ToolError]) -> tuple[int, list[str]]:
+    """Write, list or diff each change that changes its file, at its place: the status this adds, and the
+    notes for stderr (files that cannot be written are added to ``problems``)."""
     changed, notes = 0, []
-    for change, place in plan_changes(pairs, items, present, problems, options.output_dir, verdict_only):
+    for change, place in changes:
         if not change.changed:
             continue
         changed += 1

@@ -69,7 +69,13 @@ def rendered_text(text: str, source: str, items: Iterable[Item]) -> str:
     A file that is one JSON value stays JSON (:mod:`.jsonfile`); YAML goes through the round-trip editor.
     """
     docs = load_stream(text, source)  # the items' own documents may be List items: the file is parsed again
-    new = new_documents(text, source, items, docs)
+    return rewritten(text, new_documents(text, source, items, docs), source, docs)
+
+
+def rewritten(text: str, new: dict[int, Any], source: str, docs: list[Document] | None = None) -> str:
+    """``text`` (whose documents are ``docs``, when already loaded) with document ``i`` holding ``new[i]``,
+    everything else kept byte for byte: a file that is one JSON value stays JSON (:mod:`.jsonfile`); YAML goes
+    through the round-trip editor."""
     old = jsonfile.parse(text)
     if old is not None and set(new) == {0}:
         return text if same(old, new[0]) else jsonfile.dump_like(text, old, new[0], source)

@@ -1,0 +1,96 @@
+"""``kubectl instancetype convert``: rewrite v1alpha1/v1alpha2 instancetypes, preferences and the
+ControllerRevisions holding them as v1beta1, printing the files or rewriting them in place."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import click
+
+from ..errors import EXIT_OK, ToolError
+from ..gitops.convert import converted_text
+from ..gitops.plan import FileChange
+from ..reporters import RunResult
+from . import EXIT_CODES_HELP, files
+from .inputs import Source, expand_paths, read_text
+from .report import finish
+from .write import WriteOptions, settle, targets
+
+
+@click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@click.option("-f", "--filename", "filenames", multiple=True, metavar="PATH",
+              help="A file, a directory, or - for standard input (YAML or JSON; repeatable).")
+@click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
+@click.option("--follow-symlinks", is_flag=True,
+              help="Also read (and with --write, rewrite) symbolic links in directories that lead out of them.")
+@click.option("-w", "--write", is_flag=True, help="Rewrite each file in place, keeping comments and formatting.")
+@click.option("--check", is_flag=True, help="Write nothing; list the files --write would change and exit 1 if any.")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print the unified diff --write would apply.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
+def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, follow_symlinks: bool,
+            write: bool, check: bool, show_diff: bool, color: str) -> None:
+    """Rewrite instancetype.kubevirt.io/v1alpha1 and v1alpha2 objects as v1beta1.
+
+    KubeVirt v1.7 removed those versions: kubectl refuses such instancetypes and preferences, and
+    KubeVirt cannot decode ControllerRevisions holding them. Objects are converted as the API server
+    served them while it still accepted them (apiVersion rewritten, every field kept); a
+    ControllerRevision's object as KubeVirt's own conversion decoded it (the CPU fields model,
+    dedicatedCPUPlacement and isolateEmulatorThread set, an empty preferredCPUTopology dropped), with its
+    object-version label updated and its name kept.
+
+    Every input file is printed, converted, with its comments and formatting; with --write the files are
+    rewritten in place instead, and --check and --diff say what --write would do. PATH arguments are
+    more -f inputs.
+
+    \b
+    Examples:
+      kubectl instancetype convert -f instancetypes.yaml
+      kubectl instancetype convert -f manifests/ -R --write
+      kubectl instancetype convert -f manifests/ -R --check
+    """
+    writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
+    names = filenames + paths
+    if not names:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
+    problems: list[ToolError] = []
+    if writing.active:
+        sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)]
+        status, notes = settle(_changes(sources, problems), writing, problems)
+    else:
+        _print(list(expand_paths(names, recursive, follow_symlinks)), problems)
+        status, notes = EXIT_OK, []
+    finish(RunResult(tuple(problems), changed=status != EXIT_OK), notes=notes)
+
+
+def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | None:
+    """The text of ``source`` and its conversion; None (and a problem) when it cannot be read or parsed."""
+    try:
+        text = read_text(source)
+        return text, converted_text(text, source.display)
+    except ToolError as exc:
+        problems.append(exc)
+        return None
+
+
+def _changes(sources: list[Source], problems: list[ToolError]) -> Iterator[tuple[FileChange, files.Place]]:
+    for source in sources:
+        texts = _converted(source, problems)
+        if texts is not None:
+            yield FileChange(source.display, source.path, *texts), files.in_place(source.path)
+
+
+def _print(sources: list[Source], problems: list[ToolError]) -> None:
+    """Print every file converted, as one stream (``---`` between files)."""
+    first = True
+    for source in sources:
+        texts = _converted(source, problems)
+        if texts is None:
+            continue
+        text = texts[1]
+        if not first and not text.lstrip().startswith("---"):
+            sys.stdout.write("---\n")
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+        first = False
