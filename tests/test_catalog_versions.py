@@ -141,3 +141,8 @@ def test_check_version() -> None:
             'p.yaml:9:1: error: no matches for kind "VirtualMachinePreference" in version '
             '"instancetype.kubevirt.io/v1" '
             "(instancetype.kubevirt.io objects are served as instancetype.kubevirt.io/v1beta1)")
+    (missing,) = load_stream("kind: VirtualMachinePreference\nmetadata: {name: d}\n", "q.yaml")
+    with pytest.raises(InputError) as info:
+        check_version(missing, True)
+    assert info.value.render() == ("q.yaml:1:1: error: VirtualMachinePreference has no apiVersion "
+                                   "(instancetype.kubevirt.io objects are served as instancetype.kubevirt.io/v1beta1)")

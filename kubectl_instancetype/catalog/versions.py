@@ -9,7 +9,7 @@ warning and are served as :mod:`.conversion` says); any other version is refused
 from __future__ import annotations
 
 from ..api.names import INSTANCETYPE_API_VERSION as SERVED
-from ..api.names import INSTANCETYPE_GROUP
+from ..api.names import INSTANCETYPE_GROUP as GROUP
 from ..api.versions import REMOVED, deprecation_message, no_match, removed_version_problem
 from ..errors import InputError
 from ..yamlio import Document
@@ -26,7 +26,8 @@ def check_version(doc: Document, accept_removed: bool) -> str | None:
     problem = removed_version_problem(obj, accept_removed)
     if problem is not None:
         raise InputError(problem, where)
+    if not version:
+        raise InputError(f"{obj['kind']} has no apiVersion ({GROUP} objects are served as {SERVED})", doc.location)
     if version not in REMOVED:
-        raise InputError(f"{no_match(obj['kind'], str(version))} ({INSTANCETYPE_GROUP} objects are served as {SERVED})",
-                         where)
+        raise InputError(f"{no_match(obj['kind'], str(version))} ({GROUP} objects are served as {SERVED})", where)
     return f"{doc.location}: {deprecation_message(str(version), obj['kind'])}"
