@@ -32,12 +32,15 @@ def test_write(case: Path, tmp_path: Path, update_goldens: bool) -> None:
     expected = case / f"expected{source.suffix}"
     target = tmp_path / source.name
     shutil.copyfile(source, target)
+    verdict = run("convert", "--check", str(target))  # --check's shortcut: whether any document converts
     status, out, err = run("convert", "--write", str(target))
     if update_goldens:
         expected.write_bytes(target.read_bytes())
     assert target.read_bytes() == expected.read_bytes()
     assert (status, out) == (0, "")
-    assert err == (f"wrote {target}\n" if source.read_bytes() != expected.read_bytes() else "")
+    changes = source.read_bytes() != expected.read_bytes()
+    assert err == (f"wrote {target}\n" if changes else "")
+    assert verdict == ((1, f"{target}\n", "1 file would be rewritten\n") if changes else (0, "", ""))
     assert run("convert", "--check", str(target)) == (0, "", ""), "a converted file converts to itself"
     status, _, err = run("render", "-f", str(target), "--no-builtin-catalog")
     assert status == 0 and "error:" not in err and "v1alpha" not in err  # KubeVirt's own warnings may remain

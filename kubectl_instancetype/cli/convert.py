@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import click
 
 from ..errors import EXIT_OK, ToolError
-from ..gitops.convert import converted_text
+from ..gitops.convert import converted_documents, converted_text
 from ..gitops.plan import FileChange
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
@@ -58,7 +58,7 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
     problems: list[ToolError] = []
     if writing.active:
         sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)]
-        status, notes = settle(_changes(sources, problems), writing, problems)
+        status, notes = settle(_changes(sources, problems, check and not show_diff), writing, problems)
     else:
         _print(list(expand_paths(names, recursive, follow_symlinks)), problems)
         status, notes = EXIT_OK, []
@@ -75,8 +75,19 @@ def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | N
         return None
 
 
-def _changes(sources: list[Source], problems: list[ToolError]) -> Iterator[tuple[FileChange, files.Place]]:
+def _changes(sources: list[Source], problems: list[ToolError],
+             verdict_only: bool) -> Iterator[tuple[FileChange, files.Place]]:
+    """What --write would do to each file; with ``verdict_only`` (--check) only whether it changes, which
+    is whether any document converts (the round-trip editor is not needed to know that)."""
     for source in sources:
+        if verdict_only:
+            try:
+                verdict = bool(converted_documents(read_text(source), source.display))
+            except ToolError as exc:
+                problems.append(exc)
+                continue
+            yield FileChange(source.display, source.path, None, None, verdict), files.in_place(source.path)
+            continue
         texts = _converted(source, problems)
         if texts is not None:
             yield FileChange(source.display, source.path, *texts), files.in_place(source.path)
