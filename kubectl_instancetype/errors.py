@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 EXIT_OK = 0
-EXIT_FINDINGS = 1  # a VM KubeVirt would reject, or --check found files to change
+EXIT_FINDINGS = 1  # an object the cluster would refuse (API server or KubeVirt), or --check found changes
 EXIT_USAGE = 2  # bad command line
 EXIT_INPUT = 3  # input that cannot be processed
 EXIT_BUG = 4  # an unexpected exception: a bug of this tool, never an answer about the input
@@ -123,6 +123,15 @@ class KubeVirtError(ToolError):
         self.stage = stage
         self.paths = paths
         self.field = field
+
+
+class RefusedError(ToolError):
+    """kubectl or the API server would refuse this object (``--validate``); the message is theirs.
+
+    A finding, like a VM KubeVirt refuses: exit status 1 in every command.
+    """
+
+    exit_code = EXIT_FINDINGS
 
 
 class InternalLimitError(InputError):

@@ -11,7 +11,7 @@ import pytest
 from kubectl_instancetype.api.versions import removed_version_problem
 from kubectl_instancetype.catalog.conversion import converted, revision_object, served_object, upgraded_revision
 from kubectl_instancetype.catalog.versions import check_version
-from kubectl_instancetype.errors import InputError
+from kubectl_instancetype.errors import RefusedError
 from kubectl_instancetype.yamlio import load_stream
 
 IT, CIT, PREF, CPREF = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype",
@@ -129,20 +129,20 @@ def test_check_version() -> None:
     assert check_version(current, False) is None and check_version(current, True) is None
     assert check_version(old, True) == ("p.yaml:5:1: instancetype.kubevirt.io/v1alpha2 VirtualMachinePreferences is "
                                         "now deprecated and will be removed in v1.")
-    with pytest.raises(InputError) as info:
+    with pytest.raises(RefusedError) as info:
         check_version(old, False)
     assert info.value.render() == (
         'p.yaml:5:1: error: no matches for kind "VirtualMachinePreference" in version '
         f'"instancetype.kubevirt.io/v1alpha2" (instancetype.kubevirt.io/v1alpha2 {HINT})')
     for accept in (False, True):
-        with pytest.raises(InputError) as info:
+        with pytest.raises(RefusedError) as info:
             check_version(unknown, accept)
         assert info.value.render() == (
             'p.yaml:9:1: error: no matches for kind "VirtualMachinePreference" in version '
             '"instancetype.kubevirt.io/v1" '
             "(instancetype.kubevirt.io objects are served as instancetype.kubevirt.io/v1beta1)")
     (missing,) = load_stream("kind: VirtualMachinePreference\nmetadata: {name: d}\n", "q.yaml")
-    with pytest.raises(InputError) as info:
+    with pytest.raises(RefusedError) as info:
         check_version(missing, True)
     assert info.value.render() == ("q.yaml:1:1: error: VirtualMachinePreference has no apiVersion "
                                    "(instancetype.kubevirt.io objects are served as instancetype.kubevirt.io/v1beta1)")

@@ -95,7 +95,7 @@ def test_removed_versions_are_refused_unless_accepted() -> None:
         'small.yaml:1:1: error: no matches for kind "VirtualMachineClusterInstancetype" in version '
         '"instancetype.kubevirt.io/v1alpha2" (instancetype.kubevirt.io/v1alpha2 was removed in KubeVirt v1.7: '
         "`kubectl instancetype convert -f PATH --write` rewrites it as instancetype.kubevirt.io/v1beta1; "
-        "--accept-removed-versions renders it as older clusters did)", 3)]
+        "--accept-removed-versions renders it as older clusters did)", 1)]
 
 
 def test_problems_are_values_with_the_document_they_blame() -> None:
