@@ -240,21 +240,17 @@ def test_sorted_tree_sorts_every_level() -> None:
 
 
 COLD_FIND = """
-import sys, time
-start = time.perf_counter()
-from kubectl_instancetype.catalog.builtin import find
-imported = time.perf_counter()
-assert find("VirtualMachineClusterPreference", "windows.11")["metadata"]["name"] == "windows.11"
-found = time.perf_counter()
-assert "kubectl_instancetype.catalog.builtin.preferences" in sys.modules
-print((imported - start) * 1000, (found - imported) * 1000)
+from kubectl_instancetype.catalog import builtin
+assert builtin.find("VirtualMachineClusterPreference", "windows.11")["metadata"]["name"] == "windows.11"
+print(len(builtin._built))
 """
 
 
-def test_find_in_a_cold_process_builds_one_object_quickly() -> None:
-    """A generous bound that only catches building the whole catalog, or worse, for one lookup."""
+def test_find_in_a_cold_process_builds_one_object() -> None:
+    """One lookup in a fresh process builds that object alone, not the whole catalog (what made start-up slow).
+
+    Counted, not timed: speed is measured by bench/run.py, whose ratios do not depend on the machine's load.
+    """
     env = {**os.environ, "PYTHONPATH": str(Path(builtin.__file__).parents[3])}
     result = subprocess.run([sys.executable, "-c", COLD_FIND], capture_output=True, text=True, env=env)
-    assert result.returncode == 0, result.stderr
-    _imported_ms, found_ms = map(float, result.stdout.split())
-    assert found_ms < 10
+    assert (result.returncode, result.stdout, result.stderr) == (0, "1\n", "")
