@@ -66,7 +66,7 @@ class ClusterConfig:
 
     @property
     def root_enabled(self) -> bool:
-        """Whether the ``Root`` feature gate lets VMIs run as root (no ``status.runtimeUser: 107``)."""
+        """Whether the ``Root`` feature gate lets VMIs run as root (``status.runtimeUser: 0``, not 107)."""
         return "Root" in self.feature_gates
 
     @property

@@ -71,16 +71,10 @@ def test_vm_mode(case_name: str) -> None:
     _check(case_name, vmi=False)
 
 
-# VMI mode under two cluster configurations is not modelled yet (issue 10): the Root feature gate's
-# runtimeUser 0, and referencePolicy expand/expandAll, where virt-controller expands and updates the VM
+# VMI mode under referencePolicy expand/expandAll is not modelled yet (issue 10): virt-controller
+# expands and updates the VM
 # before it creates the VMI. Strict: a case that starts passing must leave this list.
 VMI_GAPS = frozenset({
-    "featuregate-root-matchers-0000",
-    "featuregate-root-no-matcher-0000",
-    "featuregate-root-real-catalog-0000",
-    "featuregate-root-real-catalog-0001",
-    "featuregate-root-synthetic-instancetype-0000",
-    "featuregate-root-synthetic-preference-0001",
     "refpolicy-expand-matchers-0000",
     "refpolicy-expand-real-catalog-0000",
     "refpolicy-expand-real-catalog-0001",

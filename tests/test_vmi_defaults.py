@@ -149,6 +149,25 @@ def test_architecture_defaults(arch: str, bus: str, model: str, firmware: Any, w
     assert spec["domain"]["devices"]["watchdog"] == watchdog
 
 
+# pkg/defaults/arm64.go setDefaultArm64Bootloader: the firmware a VMI on arm64 ends with.
+@pytest.mark.parametrize(
+    ("firmware", "expected"),
+    [
+        (None, {"bootloader": {"efi": {"secureBoot": False}}}),
+        ({"bootloader": {"efi": {}}}, {"bootloader": {"efi": {"secureBoot": False}}}),
+        ({"bootloader": {"efi": {"persistent": True}}},
+         {"bootloader": {"efi": {"persistent": True, "secureBoot": False}}}),
+        ({"bootloader": {"efi": {"secureBoot": True}}}, {"bootloader": {"efi": {"secureBoot": True}}}),
+        ({"bootloader": {"bios": {}}}, {"bootloader": {"bios": {}}}),
+        ({"bootloader": {}}, {"bootloader": {}}),
+    ],
+)
+def test_arm64_efi_without_secure_boot_setting_gets_false(firmware: Any, expected: Any) -> None:
+    spec: dict[str, Any] = {"architecture": "arm64", "domain": {} if firmware is None else {"firmware": firmware}}
+    set_arch_defaults(spec, DEFAULT)
+    assert spec["domain"]["firmware"] == expected
+
+
 def test_cluster_cpu_model_and_s390x_acpi() -> None:
     spec: dict[str, Any] = {"architecture": "amd64", "domain": {}}
     set_arch_defaults(spec, load_config({"cpuModel": "Haswell-noTSX"}))
@@ -234,7 +253,7 @@ def test_initial_status() -> None:
         "memory": {"guestAtBoot": "1Gi", "guestCurrent": "1Gi", "guestRequested": "1Gi"},
     }
     root = load_config({"developerConfiguration": {"featureGates": ["Root"]}})
-    assert "runtimeUser" not in initial_status({"domain": {}}, root)
+    assert initial_status({"domain": {}}, root)["runtimeUser"] == 0  # printed: no omitempty in KubeVirt
 
 
 def test_go_omits_zero_plain_fields() -> None:

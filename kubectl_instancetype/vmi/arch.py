@@ -1,8 +1,8 @@
-"""Architecture-specific VMI defaults (pkg/defaults/arch/{amd64,arm64,s390x}.go).
+"""Architecture-specific VMI defaults (pkg/defaults/{amd64,arm64,s390x}.go).
 
 amd64 (and any architecture KubeVirt does not special-case): SATA disks, a cluster or ``host-model``
-CPU model, an i6300esb watchdog. arm64: virtio disks, ``host-passthrough``, UEFI without Secure Boot.
-s390x: virtio disks, ACPI off, a diag288 watchdog.
+CPU model, an i6300esb watchdog. arm64: virtio disks, ``host-passthrough``, UEFI without Secure Boot unless
+the EFI boot loader says. s390x: virtio disks, ACPI off, a diag288 watchdog.
 """
 
 from __future__ import annotations
@@ -63,10 +63,18 @@ def _cpu_model_origin(arch: str, cfg: ClusterConfig) -> Origin:
 
 
 def _uefi_boot(domain: Spec, trace: Trace) -> None:
+    """UEFI without Secure Boot when no boot loader is chosen; an EFI boot loader that does not say gets
+    ``secureBoot: false`` too (pkg/defaults/arm64.go ``setDefaultArm64Bootloader``). A BIOS one stays."""
     firmware = child(domain, "firmware")
     if firmware.get("bootloader") is None:
         firmware["bootloader"] = {"efi": {"secureBoot": False}}
         trace.set(("domain", "firmware", "bootloader"), named("VMI default boot loader (arm64: UEFI)"))
+        return
+    efi = firmware["bootloader"].get("efi")
+    if isinstance(efi, dict) and efi.get("secureBoot") is None:
+        efi["secureBoot"] = False
+        trace.set(("domain", "firmware", "bootloader", "efi", "secureBoot"),
+                  named("VMI default Secure Boot (arm64: off)"))
 
 
 def _watchdog_action(domain: Spec, model: str, trace: Trace) -> None:

@@ -1,8 +1,9 @@
 """The status a new VMI gets from the VMI mutating webhook, before any node touches it.
 
 ``phase: Pending`` with its transition (the wall-clock time is printed as the epoch: it is
-runtime-only), the non-root ``runtimeUser`` 107 unless the ``Root`` feature gate is on
-(pkg/util/util.go ``MarkAsNonroot``), and the boot CPU topology and guest memory
+runtime-only), the ``runtimeUser``: 107 (pkg/util/util.go ``MarkAsNonroot``), or 0 when the ``Root``
+feature gate is on (the field has no ``omitempty`` in staging/src/kubevirt.io/api/core/v1/types.go, so
+KubeVirt prints the 0), and the boot CPU topology and guest memory
 (pkg/defaults ``setCurrentCPUTopologyStatus`` / ``setGuestMemoryStatus``).
 """
 
@@ -15,6 +16,7 @@ from ..config import ClusterConfig
 Spec = dict[str, Any]
 
 NON_ROOT_UID = 107
+ROOT_UID = 0
 TRANSITION_TIME = "1970-01-01T00:00:00Z"
 
 
@@ -25,8 +27,7 @@ def initial_status(spec: Spec, cfg: ClusterConfig) -> Spec:
         "phaseTransitionTimestamps": [{"phase": "Pending", "phaseTransitionTimestamp": TRANSITION_TIME}],
         "guestOSInfo": {},
     }
-    if not cfg.root_enabled:
-        status["runtimeUser"] = NON_ROOT_UID
+    status["runtimeUser"] = ROOT_UID if cfg.root_enabled else NON_ROOT_UID
     domain = spec.get("domain") or {}
     cpu = domain.get("cpu")
     if isinstance(cpu, dict):
