@@ -71,29 +71,7 @@ def test_vm_mode(case_name: str) -> None:
     _check(case_name, vmi=False)
 
 
-# VMI mode under referencePolicy expand/expandAll is not modelled yet (issue 10): virt-controller
-# expands and updates the VM
-# before it creates the VMI. Strict: a case that starts passing must leave this list.
-VMI_GAPS = frozenset({
-    "refpolicy-expand-matchers-0000",
-    "refpolicy-expand-real-catalog-0000",
-    "refpolicy-expand-real-catalog-0001",
-    "refpolicy-expand-synthetic-instancetype-0000",
-    "refpolicy-expand-synthetic-instancetype-0001",
-    "refpolicy-expand-synthetic-preference-0001",
-    "refpolicy-expandall-infer-0000",
-    "refpolicy-expandall-real-catalog-0001",
-    "refpolicy-expandall-synthetic-instancetype-0000",
-    "refpolicy-expandall-synthetic-preference-0000",
-    "refpolicy-expandall-synthetic-preference-0001",
-})
-
-
 @pytest.mark.skipif(not ALL_CASES, reason="testdata/conformance is missing: run scripts/refresh-corpus")
-@pytest.mark.parametrize(
-    "case_name",
-    [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="issue 10")) if n in VMI_GAPS else n
-     for n in ALL_CASES],
-)
+@pytest.mark.parametrize("case_name", ALL_CASES)
 def test_vmi_mode(case_name: str) -> None:
     _check(case_name, vmi=True)

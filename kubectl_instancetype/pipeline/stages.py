@@ -15,7 +15,7 @@ from ..api.encoding import encode_vmi
 from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
-from . import expand, vm_mutating_webhook, vm_validating_webhook, vmi_controller, vmi_mutating_webhook
+from . import expand, vm_controller, vm_mutating_webhook, vm_validating_webhook, vmi_controller, vmi_mutating_webhook
 from .lookup import VMI, Context, lookup
 
 Spec = dict[str, Any]
@@ -30,6 +30,7 @@ VMI_MODE: tuple[Stage, ...] = (
     vm_mutating_webhook.preferred_defaults,
     vm_mutating_webhook.create_defaults,
     vm_validating_webhook.admit,
+    vm_controller.sync,
     vmi_controller.start,
     vmi_mutating_webhook.mutate,
 )

@@ -4,7 +4,8 @@
 the template, the VM owns the VMI, the VM generation and the controller finalizer are recorded. Then the
 instance type steps: the preference's auto-attach devices, default disks, the input device and pod network,
 the name annotations and the instancetype and preference applied with conflict base path ``spec``.
-A failed lookup stops the sync before any VMI exists.
+A failed lookup stops the sync before any VMI exists (:mod:`.vm_controller`); a VM that sync expanded has
+no matchers left, and gets none of the instance type steps.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from ..expand.apply import apply_spec
 from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
 from ..vmi.firmware import set_stable_firmware_uuid
-from .lookup import TEMPLATE, VMI, Context
+from .expand import has_matchers
+from .lookup import TEMPLATE, VMI, Context, Matched
+from .vm_controller import generation
 from .vm_validating_webhook import INTERFACES, conflict_field
 
 Spec = dict[str, Any]
@@ -60,7 +63,7 @@ def vmi_from_vm(vm: Spec, namespace: str, trace: Trace = NO_TRACE) -> Spec:
     annotations = meta.get("annotations")
     if not isinstance(annotations, dict):
         annotations = meta["annotations"] = {}
-    annotations[GENERATION_ANNOTATION] = str(_generation(vm_meta))
+    annotations[GENERATION_ANNOTATION] = str(generation(vm))
     if vm_spec.get("runStrategy") == "WaitAsReceiver":
         annotations[MIGRATION_TARGET_ANNOTATION] = "true"
     finalizers = meta.get("finalizers") or []
@@ -86,14 +89,6 @@ def owner_reference(vm: Spec) -> Spec:
         "controller": True,
         "blockOwnerDeletion": True,
     }
-
-
-def _generation(vm_meta: Spec) -> int:
-    """The VM's generation once created: 1, or the generation a dumped VM already carries."""
-    generation = vm_meta.get("generation")
-    if isinstance(generation, int) and not isinstance(generation, bool) and generation > 0:
-        return generation
-    return 1
 
 
 def _start_paused(vm: Spec) -> bool:
@@ -134,7 +129,7 @@ def set_name_annotations(vm: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None:
 
 def start(vm: Spec, ctx: Context) -> Spec:
     """The VMI virt-controller creates for ``vm`` (as the webhooks stored it)."""
-    matched = ctx.matched
+    matched = ctx.matched if has_matchers(vm) else Matched()  # Find of an absent matcher finds nothing
     matched.require(STAGE)
     if ctx.book is not None:  # the VMI takes its metadata and spec from the template
         for source, target in zip(TEMPLATE[::-1], VMI[::-1], strict=True):

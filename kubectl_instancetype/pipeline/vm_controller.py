@@ -1,0 +1,70 @@
+"""virt-controller's instance type sync of a VirtualMachine, before it starts one
+(``Sync`` in pkg/instancetype/controller/vm/controller.go, called from ``sync`` in
+pkg/virt-controller/watch/vm/vm.go).
+
+It first checks that the referenced objects exist (the lookup error stops the sync, stage ``controller``).
+Under the cluster's ``instancetype.referencePolicy`` ``expand`` or ``expandAll`` it then expands the VM
+(``Expand``, as ``virtctl expand`` does) and updates it: the VM loses its matchers and status references,
+its generation goes up by one, and the VMI is created from that VM on the next sync. ``expand`` leaves
+a VM alone whose instance type or preference is already pinned to a ControllerRevision
+(``status.*Ref.controllerRevisionRef``); ``expandAll`` expands those too. Under ``reference`` (the
+default) the controller stores ControllerRevisions, which change nothing the VMI shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.golang import child
+from ..errors import KubeVirtError
+from . import expand
+from .lookup import Context
+
+Spec = dict[str, Any]
+STAGE = "controller"
+EXPAND = "expand"
+EXPAND_ALL = "expandAll"
+
+
+def generation(vm: Spec) -> int:
+    """The VM's generation once created: 1, or the generation a dumped VM already carries."""
+    value = (vm.get("metadata") or {}).get("generation")
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return 1
+
+
+def has_revision_ref(vm: Spec) -> bool:
+    """Whether the VM's status pins its instance type or preference to a ControllerRevision."""
+    status = vm.get("status") or {}
+    if not isinstance(status, dict):
+        return False
+    for key in ("instancetypeRef", "preferenceRef"):
+        ref = status.get(key)
+        if isinstance(ref, dict) and ((ref.get("controllerRevisionRef") or {}).get("name")):
+            return True
+    return False
+
+
+def expands(vm: Spec, policy: str) -> bool:
+    """Whether virt-controller expands ``vm`` in place under ``policy`` (``handleExpand``)."""
+    if policy == EXPAND_ALL:
+        return True
+    return policy == EXPAND and not has_revision_ref(vm)
+
+
+def sync(vm: Spec, ctx: Context) -> Spec:
+    """``vm`` as virt-controller leaves it before creating the VMI: unchanged, or expanded and updated."""
+    if not expand.has_matchers(vm):
+        return vm
+    ctx.matched.require(STAGE)
+    if not expands(vm, ctx.config.reference_policy):
+        return vm
+    before = generation(vm)
+    try:
+        expand.expand(vm, ctx)
+    except KubeVirtError as exc:
+        message = f"error encountered while expanding into VirtualMachine: {exc.message}"
+        raise KubeVirtError(message, STAGE, exc.paths, exc.field) from exc
+    child(vm, "metadata")["generation"] = before + 1  # the update of the spec bumps it
+    return vm
