@@ -13,7 +13,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -90,16 +89,11 @@ def test_module_and_launcher_agree() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not (CONFORMANCE / "runner.py").exists(), reason="testdata/conformance is missing")
 @pytest.mark.parametrize("mode", [[], ["--vmi"]])
-def test_conformance_runner_on_installed_executable(mode: list[str], tmp_path: Path) -> None:
+def test_conformance_runner_on_installed_executable(mode: list[str]) -> None:
     """KubeVirt's corpus through the real executable (a sample; every case runs in-process elsewhere)."""
-    from test_conformance import VMI_GAPS
-
-    for case in (CONFORMANCE / "cases").iterdir():
-        if not (mode and case.name in VMI_GAPS):
-            (tmp_path / case.name).symlink_to(case)
     command = f"{_executable()} --no-builtin-catalog"
     proc = subprocess.run(
-        [sys.executable, str(CONFORMANCE / "runner.py"), "--cmd", command, "--cases", str(tmp_path),
+        [sys.executable, str(CONFORMANCE / "runner.py"), "--cmd", command, "--cases", str(CONFORMANCE / "cases"),
          "--sample", "24", "--seed", "7", *mode], capture_output=True, text=True,
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
