@@ -15,10 +15,10 @@ from kubectl_instancetype.api.matchers import INSTANCETYPE_MATCHER, PREFERENCE_M
 from kubectl_instancetype.catalog.admission import LAUNCH_SECURITY_WARNING
 from kubectl_instancetype.catalog.admission import admit as admit_object
 from kubectl_instancetype.catalog.index import Catalog
-from kubectl_instancetype.config import DEFAULT_CONFIG
+from kubectl_instancetype.config import DEFAULT_CONFIG, load_config
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.pipeline import vm_validating_webhook
-from kubectl_instancetype.pipeline.stages import run
+from kubectl_instancetype.pipeline.stages import render_vm, render_vmi, run
 from kubectl_instancetype.pipeline.vm_mutating_webhook import matcher_problems, preferred_defaults
 
 Spec = dict[str, Any]
@@ -88,13 +88,70 @@ def test_tv83_conflicts_become_one_cause_each() -> None:
         ({"name": "it", "kind": "bar"}, None),
         (None, {"name": "missing", "kind": P_NS}),
         (None, {"name": "missing", "kind": P_CL}),
-        ({"name": "it", "kind": IT_NS}, {"name": "missing"}),
     ],
 )
 def test_tv84_missing_instancetype_or_preference_is_admitted(it: Spec | None, pref: Spec | None) -> None:
     lookup = catalog((IT_NS, "it", IT_2CPU))
     machine = vm(it, pref, {"domain": {"cpu": {"sockets": 4}}})  # would conflict if the lookup succeeded
     admit(machine, NS, lookup, DEFAULT_CONFIG)  # no exception: admitted
+
+
+NEEDS_1GI: Spec = {"requirements": {"memory": {"guest": "1Gi"}}}
+NEEDS_2CPU: Spec = {"requirements": {"cpu": {"guest": 2}}}
+NO_BRIDGE = load_config({"network": {"permitBridgeInterfaceOnPodNetwork": False}})
+MEMORY_0 = ("failure checking preference requirements: insufficient Memory resources of 0 provided by "
+            "VirtualMachine, preference requires 1Gi")
+
+
+# pkg/instancetype/webhooks/vm/admitter.go ApplyToVM: a failed lookup is logged and the other object is
+# still applied and checked; the lookup error is expand's or virt-controller's, after admission.
+@pytest.mark.parametrize(
+    ("it", "pref", "template", "cfg", "message"),
+    [
+        # no instance type: the requirements are checked against the VM's own (defaulted) resources
+        ({"name": "missing"}, {"name": "p"}, {"domain": {}}, DEFAULT_CONFIG, MEMORY_0),
+        ({"name": "it", "kind": "bar"}, {"name": "p"}, {"domain": {}}, DEFAULT_CONFIG, MEMORY_0),
+        ({"name": "missing"}, {"name": "p"}, {"domain": {"memory": {"guest": "512Mi"}}}, DEFAULT_CONFIG,
+         "failure checking preference requirements: insufficient Memory resources of 512Mi provided by "
+         "VirtualMachine, preference requires 1Gi"),
+        ({"name": "missing"}, {"name": "cpu2"}, {"domain": {}}, DEFAULT_CONFIG,
+         "failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
+         "VirtualMachine, preference requires 2 vCPU provided as sockets"),
+        # no preference: the instance type still conflicts with the VM
+        ({"name": "it", "kind": IT_NS}, {"name": "missing"}, {"domain": {"cpu": {"sockets": 4}}}, DEFAULT_CONFIG,
+         "VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type"),
+        # the cluster defaults refuse the pod network whatever the lookups found
+        ({"name": "missing"}, None, {"domain": {}}, NO_BRIDGE, "bridge interface is not enabled in kubevirt-config"),
+        (None, {"name": "missing"}, {"domain": {}}, NO_BRIDGE, "bridge interface is not enabled in kubevirt-config"),
+        (None, None, {"domain": {}}, NO_BRIDGE, "bridge interface is not enabled in kubevirt-config"),
+    ],
+)
+def test_admission_goes_on_past_a_failed_lookup(
+    it: Spec | None, pref: Spec | None, template: Spec, cfg: Any, message: str
+) -> None:
+    lookup = catalog((IT_NS, "it", IT_2CPU), (P_CL, "p", NEEDS_1GI), (P_CL, "cpu2", NEEDS_2CPU))
+    for render in (render_vm, render_vmi):
+        with pytest.raises(KubeVirtError) as caught:
+            render(vm(it, pref, template), NS, lookup, cfg)
+        assert (caught.value.stage, caught.value.message) == ("admit", message)
+
+
+@pytest.mark.parametrize(
+    ("it", "pref", "domain"),
+    [({"name": "missing"}, {"name": "p"}, {"memory": {"guest": "1Gi"}}), ({"name": "it"}, {"name": "missing"}, {})],
+)
+def test_a_vm_admission_lets_through_meets_the_lookup_error(it: Spec, pref: Spec, domain: Spec) -> None:
+    lookup = catalog((IT_CL, "it", IT_2CPU), (P_CL, "p", NEEDS_1GI))
+    machine = vm(it, pref, {"domain": domain})
+    for render, stage in ((render_vm, "expand"), (render_vmi, "controller")):
+        with pytest.raises(KubeVirtError) as caught:
+            render(machine, NS, lookup, DEFAULT_CONFIG)
+        assert caught.value.stage == stage and caught.value.message.endswith('"missing" not found')
+
+
+def test_a_vm_without_matchers_is_admitted_and_unchanged() -> None:
+    machine = vm(template={"domain": {}, "networks": [{"name": "default", "pod": {}}]})
+    assert render_vm(machine, NS, catalog(), NO_BRIDGE) == machine
 
 
 SPREAD_3 = ("3 vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio "

@@ -54,8 +54,9 @@ def test_kustomize_reports_a_vm_kubevirt_would_reject(kubectl_path: str | None, 
                           env=env(KUSTOMIZE_PLUGIN_HOME=str(tmp_path / "k" / "plugin")), capture_output=True,
                           text=True, timeout=120)
     assert done.returncode != 0 and done.stdout == ""
-    assert 'VirtualMachine default/web: virtualmachineinstancetypes.instancetype.kubevirt.io "web-huge" not found' \
-        in done.stderr
+    # Admission first: the missing instance type leaves the preference's requirements to the VM alone.
+    assert ("VirtualMachine default/web: failure checking preference requirements: insufficient Memory resources "
+            "of 0 provided by VirtualMachine, preference requires 2Gi") in done.stderr
 
 
 def kustomize_with_exec() -> list[str] | None:

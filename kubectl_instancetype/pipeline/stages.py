@@ -48,9 +48,10 @@ def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cf
 
 
 def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None) -> Spec:
-    """The VM as ``virtctl expand`` shows it once created; KubeVirtError when KubeVirt would refuse it."""
-    if not expand.has_matchers(vm):
-        return vm
+    """The VM as ``virtctl expand`` shows it once created; KubeVirtError when KubeVirt would refuse it.
+
+    A VM without matchers is admitted too (its pod network may be refused) and comes back unchanged.
+    """
     return run(VM_MODE, vm, namespace, catalog, cfg, book)
 
 

@@ -1,10 +1,13 @@
 """KubeVirt's VM validating webhook, the instance type checks (pkg/instancetype/webhooks/vm/admitter.go and
 pkg/virt-api/webhooks/validating-webhook/admitters/vms-admitter.go).
 
-With both lookups successful (a failed one is only logged and skips the checks) it checks, in order: the
-spread divisibility (pkg/instancetype/preference/validation/cpu.go), the conflicts of applying the instance
-type and preference to a copy of the template, then the cluster defaults on that copy and the preference
-requirements (pkg/instancetype/preference/requirements). The VM itself is not changed.
+A failed lookup is only logged: the checks go on with what was found (an instance type that cannot be found
+is no instance type, so the preference's requirements are checked against the VM's own resources), and the
+lookup error is left to expand or virt-controller. On a copy of the template it checks, in order: the
+spread divisibility (pkg/instancetype/preference/validation/cpu.go) and the conflicts of applying the
+instance type and preference (only when one was found), then the cluster defaults, whose pod network may
+be refused (for every VM, with or without matchers), then the preference requirements
+(pkg/instancetype/preference/requirements). The VM itself is not changed.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 from ..api.golang import clone_json
 from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
-from ..expand.defaults import cluster_defaults, default_pod_network, default_volume_disks
+from ..expand.defaults import cluster_defaults
 from ..expand.requirements import check_requirements, check_spread
 from .lookup import Context
 
@@ -44,25 +47,20 @@ def conflicts_message(paths: list[str]) -> str:
 def admit(vm: Spec, ctx: Context) -> Spec:
     """``vm`` unchanged, or KubeVirt's rejection as a KubeVirtError of stage ``admit``."""
     matched = ctx.matched
-    if matched.failures or not matched.anything:
-        return vm
     it, pref = matched.instancetype_spec, matched.preference_spec
-    spread = check_spread(it, pref)
-    if spread:
-        raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
     template = (vm.get("spec") or {}).get("template") or {}
     spec, meta = clone_json(template.get("spec") or {}), clone_json(template.get("metadata") or {})
-    default_volume_disks(spec)
-    network = default_pod_network(ctx.config, spec)  # reported after the conflicts
-    conflicts = apply_spec(BASE, it, pref, spec, meta)
-    if conflicts:
-        field = conflict_field(conflicts[0])
-        raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
+    if matched.anything:
+        spread = check_spread(it, pref)
+        if spread:
+            raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
+        conflicts = apply_spec(BASE, it, pref, spec, meta)
+        if conflicts:
+            field = conflict_field(conflicts[0])
+            raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
+    network = cluster_defaults(ctx.config, spec)
     if network is not None:
         raise KubeVirtError(network, STAGE, field=INTERFACES)
-    if (pref or {}).get("requirements") is None:
-        return vm  # the defaults below only matter to the requirements
-    cluster_defaults(ctx.config, spec)
     problem = check_requirements(it, pref, spec)
     if problem:
         raise KubeVirtError(f"failure checking preference requirements: {problem}", STAGE, field=("spec", "preference"))
