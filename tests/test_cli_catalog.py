@@ -247,3 +247,39 @@ def test_revision_of_a_vm_kubevirt_refuses() -> None:
     # Admission comes first and ignores the failed lookup: fedora's requirements meet a VM without memory.
     assert ("VirtualMachine default/fedora-web: failure checking preference requirements: insufficient Memory "
             "resources of 0 provided by VirtualMachine, preference requires 2Gi") in err
+
+
+INFERRED = """\
+apiVersion: instancetype.kubevirt.io/v1beta1
+kind: VirtualMachineClusterInstancetype
+metadata: {name: small, uid: 11111111-2222-3333-4444-555555555555}
+spec: {cpu: {guest: 1}, memory: {guest: 1Gi}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: root
+  labels: {instancetype.kubevirt.io/default-instancetype: small}
+spec: {}
+---
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: vm}
+spec:
+  instancetype: {inferFromVolume: root}
+  template:
+    spec:
+      domain: {devices: {}}
+      volumes:
+      - {name: root, persistentVolumeClaim: {claimName: root}}
+"""
+
+
+def test_revision_resolves_matchers_inferred_from_a_volume() -> None:
+    """The matcher inferFromVolume settles is the one whose object is stored, as render resolves it."""
+    assert run("--no-builtin-catalog", "render", "-f", "-", stdin=INFERRED)[0] == 0
+    status, out, err = run("--no-builtin-catalog", "revision", "-f", "-", stdin=INFERRED)
+    assert (status, err) == (0, "")
+    docs = [d.data for d in load_stream(out, "out")]
+    assert [d["metadata"]["name"] for d in docs] == ["vm-small-v1beta1-11111111-2222-3333-4444-555555555555-1"]
+    assert docs[0]["data"]["spec"] == {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}

@@ -14,7 +14,7 @@ from kubectl_instancetype.catalog.index import Catalog
 from kubectl_instancetype.config import ClusterConfig, load_config
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.pipeline.stages import render_vm, render_vmi
-from kubectl_instancetype.pipeline.vm_controller import expands, generation
+from kubectl_instancetype.pipeline.vm_controller import expands, generation, stored_revisions
 
 Spec = dict[str, Any]
 V1BETA1 = "instancetype.kubevirt.io/v1beta1"
@@ -112,3 +112,16 @@ def test_lookup_error_comes_before_expansion() -> None:
         render_vmi(missing, "default", catalog(), policy("expandAll"))
     assert caught.value.stage == "controller"
     assert caught.value.message == 'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found'
+
+
+def test_stored_revisions_follow_the_matcher_inferred_from_a_volume() -> None:
+    lookup = catalog()
+    lookup.add({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "metadata": {"name": "root", "namespace": "default",
+                             "labels": {"instancetype.kubevirt.io/default-instancetype": "it"}}})
+    machine = vm()
+    machine["spec"]["instancetype"] = {"inferFromVolume": "root"}
+    machine["spec"]["template"]["spec"]["volumes"] = [{"name": "root", "persistentVolumeClaim": {"claimName": "root"}}]
+    stored = stored_revisions(machine, "default", lookup)
+    assert [r["data"]["metadata"]["name"] for r in stored] == ["it", "p"]
+    assert machine["spec"]["instancetype"] == {"inferFromVolume": "root"}, "the caller's VM is not changed"

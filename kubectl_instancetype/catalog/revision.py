@@ -29,8 +29,7 @@ from ..api.names import (
     VIRTUAL_MACHINE,
 )
 from ..quantity import canonical
-from .find import find_object
-from .index import Catalog
+from .find import Lookup, find_object
 
 UID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype")
 _CLEARED = ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
@@ -47,8 +46,10 @@ def object_uid(obj: dict[str, Any], namespace: str) -> str:
     return str(meta.get("uid") or derived_uid(obj["kind"], namespace, meta.get("name"), obj.get("spec")))
 
 
-def revisions(vm: dict[str, Any], namespace: str, catalog: Catalog) -> list[dict[str, Any]]:
-    """The instancetype then preference revision of ``vm`` (none for a matcher that names a revision)."""
+def revisions(vm: dict[str, Any], namespace: str, catalog: Lookup) -> list[dict[str, Any]]:
+    """The instancetype then preference revision of ``vm`` (none for a matcher that names a revision).
+
+    ``vm``'s matchers must be settled (``inferFromVolume`` resolved, as the mutating webhook stores them)."""
     out = []
     for matcher in MATCHERS:
         found = _referenced(matcher, vm, namespace, catalog)
@@ -57,7 +58,7 @@ def revisions(vm: dict[str, Any], namespace: str, catalog: Catalog) -> list[dict
     return out
 
 
-def _referenced(matcher: MatcherKind, vm: dict[str, Any], namespace: str, catalog: Catalog) -> dict[str, Any] | None:
+def _referenced(matcher: MatcherKind, vm: dict[str, Any], namespace: str, catalog: Lookup) -> dict[str, Any] | None:
     m = (vm.get("spec") or {}).get(matcher.field)
     if not isinstance(m, dict) or m.get("revisionName"):
         return None

@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from ..catalog.revision import revisions
 from ..errors import KubeVirtError
+from ..pipeline.vm_controller import stored_revisions
 from ..render import Options, vm_label
 from ..render import render as render_documents
 from ..reporters import RunResult
@@ -28,7 +28,8 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
     instancetype.kubevirt.io/object-*, the object as served in data. An object read from a file has no uid:
     a UUID derived from its kind, namespace, name and spec stands in (generation 1), so the names are
     stable and change when the spec does. Matchers that already name a revisionName get none, as in
-    KubeVirt. A VM KubeVirt would refuse gets none and is reported (exit status 1).
+    KubeVirt; matchers that infer from a volume are resolved first, as render does. A VM KubeVirt would
+    refuse gets none and is reported (exit status 1).
 
     \b
     Examples:
@@ -45,7 +46,7 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
             continue
         namespace = (item.document.data.get("metadata") or {}).get("namespace") or inputs.namespace
         try:
-            out.extend(revisions(item.document.data, namespace, loaded.catalog))
+            out.extend(stored_revisions(item.document.data, namespace, loaded.catalog))
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))

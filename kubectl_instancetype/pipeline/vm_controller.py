@@ -8,7 +8,8 @@ Under the cluster's ``instancetype.referencePolicy`` ``expand`` or ``expandAll``
 its generation goes up by one, and the VMI is created from that VM on the next sync. ``expand`` leaves
 a VM alone whose instance type or preference is already pinned to a ControllerRevision
 (``status.*Ref.controllerRevisionRef``); ``expandAll`` expands those too. Under ``reference`` (the
-default) the controller stores ControllerRevisions, which change nothing the VMI shows.
+default) the controller stores ControllerRevisions (:func:`stored_revisions`), which change nothing the VMI
+shows.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import child
+from ..catalog.find import Lookup
+from ..catalog.revision import revisions
 from ..errors import KubeVirtError
 from . import expand
 from .lookup import Context
+from .vm_mutating_webhook import mutate_matchers
 
 Spec = dict[str, Any]
 STAGE = "controller"
@@ -68,3 +72,9 @@ def sync(vm: Spec, ctx: Context) -> Spec:
         raise KubeVirtError(message, STAGE, exc.paths, exc.field) from exc
     child(vm, "metadata")["generation"] = before + 1  # the update of the spec bumps it
     return vm
+
+
+def stored_revisions(vm: Spec, namespace: str, catalog: Lookup) -> list[Spec]:
+    """The ControllerRevisions ``Store`` writes for ``vm`` as created: its matchers as the mutating webhook
+    left them, ``inferFromVolume`` resolved (pkg/instancetype/revision/store.go)."""
+    return revisions(mutate_matchers(vm, namespace, catalog), namespace, catalog)
