@@ -27,6 +27,15 @@ class Lookup(Protocol):
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None: ...
 
 
+class NotFound(KubeVirtError):
+    """KubeVirt's "not found" for an object a matcher or a revision reference names (kind, namespace, name
+    kept so that a caller can add a hint after KubeVirt's message)."""
+
+    def __init__(self, kind: str, namespace: str, name: str) -> None:
+        super().__init__(not_found(kind, name))
+        self.kind, self.namespace, self.name = kind, namespace, name
+
+
 @dataclass(frozen=True)
 class Found:
     """A resolved instancetype or preference spec and the Kind it was found as."""
@@ -67,14 +76,14 @@ def find_object(
     name = m.get("name") or ""
     obj = lookup.get(kind, namespace, name)
     if obj is None:
-        raise KubeVirtError(not_found(kind, name))
+        raise NotFound(kind, namespace, name)
     return kind, obj
 
 
 def _revision(lookup: Lookup, namespace: str, name: str) -> dict[str, Any]:
     cr = lookup.get(CONTROLLER_REVISION, namespace, name)
     if cr is None:
-        raise KubeVirtError(not_found(CONTROLLER_REVISION, name))
+        raise NotFound(CONTROLLER_REVISION, namespace, name)
     return cr
 
 

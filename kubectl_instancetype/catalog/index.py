@@ -62,6 +62,7 @@ class Catalog:
 
     default_namespace: str = "default"
     builtin: Callable[[str, str], dict[str, Any] | None] | None = None
+    builtin_names: Callable[[str], Iterable[str]] | None = None
     entries: dict[Key, Entry] = field(default_factory=dict)
     _builtin_cache: dict[tuple[str, str], Entry | None] = field(default_factory=dict, repr=False)
 
@@ -105,6 +106,15 @@ class Catalog:
                 self._builtin_cache[(kind, name)] = Entry(obj) if obj is not None else None
             found = self._builtin_cache[(kind, name)]
         return found
+
+
+    def names(self, kind: str, namespace: str) -> list[str]:
+        """Every name of ``kind`` a lookup in ``namespace`` can find, the built-in catalog's included."""
+        scope = "" if kind in CLUSTER_KINDS else namespace
+        found = {name for (k, ns, name) in self.entries if k == kind and ns == scope}
+        if self.builtin is not None and self.builtin_names is not None and kind in CLUSTER_KINDS:
+            found.update(self.builtin_names(kind))
+        return sorted(found)
 
 
 def _display(key: Key) -> str:

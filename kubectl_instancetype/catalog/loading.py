@@ -42,7 +42,7 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
                  builtin_version: str = "", accept_removed: bool = False) -> Loaded:
     """Index every catalog and support object of ``docs`` (checked documents, earlier ones first);
     ``accept_removed``: take v1alpha1/v1alpha2 objects as a cluster older than KubeVirt v1.7 did."""
-    loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin))
+    loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin, builtin_names=_names_of(builtin)))
     for doc in docs:
         kind = doc.data.get("kind")
         if not isinstance(kind, str) or kind not in INDEXED_KINDS:  # the KRM function passes unchecked items
@@ -54,6 +54,15 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
     if builtin is not None:
         loaded.warnings.extend(shadow_warnings(loaded.catalog, builtin, builtin_version))
     return loaded
+
+
+def _names_of(builtin: BuiltinFind | None) -> Callable[[str], Iterable[str]] | None:
+    """The names the built-in catalog serves (for "did you mean"), when ``builtin`` is its lookup."""
+    if builtin is None:
+        return None
+    from .builtin import find, names
+
+    return names if builtin is find else None
 
 
 def _load(doc: Document, loaded: Loaded, accept_removed: bool) -> None:

@@ -4,6 +4,7 @@ KubeVirt's webhooks only log a failed lookup and go on as if the matcher were ab
 the objects (expand, virt-controller) fail with the lookup's error. Both read the same :class:`Matched`,
 made once after the mutating webhook has settled the matchers (``inferFromVolume`` decides what to look up).
 The :class:`Context` also carries the book the stages record origins in, when the render explains itself.
+A "not found" keeps KubeVirt's message verbatim and gets a hint after it (:mod:`..catalog.hints`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 
 from ..api.matchers import MATCHERS
 from ..api.origin import NO_TRACE, Origins, Path, Trace
-from ..catalog.find import Found, Lookup, find_spec
+from ..catalog.find import Found, Lookup, NotFound, find_spec
+from ..catalog.hints import hint
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
 
@@ -87,5 +89,6 @@ def lookup(vm: Spec, namespace: str, catalog: Lookup) -> Matched:
             found.append(find_spec(matcher, vm, namespace, catalog))
         except KubeVirtError as exc:
             found.append(None)
-            failures.append(Failure(exc.message, matcher.path))
+            extra = hint(exc, catalog) if isinstance(exc, NotFound) else ""
+            failures.append(Failure(exc.message + extra, matcher.path))
     return Matched(found[0], found[1], tuple(failures))

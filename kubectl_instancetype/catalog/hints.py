@@ -1,0 +1,62 @@
+"""Hints after KubeVirt's "not found": where users get stuck, said after KubeVirt's verbatim message.
+
+A ControllerRevision that a VM read from a cluster (``status.*Ref.controllerRevisionRef``) or a
+``revisionName`` names lives in that cluster: the hint is the ``kubectl get`` that fetches it. A name that is
+not found gets the close names of the same kind in scope (the inputs, ``--catalog`` and, when on, the
+built-in catalog): ``u1.meduim`` → ``did you mean "u1.medium"?``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Protocol, runtime_checkable
+
+from ..api.names import CONTROLLER_REVISION
+from .find import NotFound
+
+MAX_SUGGESTIONS = 3
+CUTOFF = 0.75  # difflib's similarity ratio: "u1.meduim" and "u1.medium" are 0.89 alike
+TIE = 0.05  # suggestions this much less alike than the best one are left out
+
+
+@runtime_checkable
+class Names(Protocol):
+    """A lookup that can also list the names of a kind in a namespace's scope."""
+
+    def names(self, kind: str, namespace: str) -> Iterable[str]: ...
+
+
+def fetch_revision(name: str, namespace: str) -> str:
+    """The command that fetches a ControllerRevision from the cluster the VM came from."""
+    return f"kubectl get controllerrevision {name} -n {namespace} -o yaml"
+
+
+def suggestions(name: str, candidates: Iterable[str]) -> list[str]:
+    """The names among ``candidates`` closest to ``name``: the best match and those about as close."""
+    scored = []
+    for candidate in sorted(set(candidates)):
+        if candidate == name:
+            continue
+        ratio = difflib.SequenceMatcher(None, name, candidate).ratio()
+        if ratio >= CUTOFF:
+            scored.append((-ratio, candidate))
+    scored.sort()
+    if not scored:
+        return []
+    best = -scored[0][0]
+    return [c for r, c in scored if -r >= best - TIE][:MAX_SUGGESTIONS]
+
+
+def hint(error: NotFound, lookup: object) -> str:
+    """The hint for ``error`` ("" when there is none), to append after KubeVirt's message."""
+    if error.kind == CONTROLLER_REVISION:
+        return (f" (hint: the revision is in the cluster the VM comes from: fetch it with "
+                f"`{fetch_revision(error.name, error.namespace)}` and pass it with -f)")
+    if not isinstance(lookup, Names):
+        return ""
+    close = suggestions(error.name, lookup.names(error.kind, error.namespace))
+    if not close:
+        return ""
+    quoted = " or ".join(f'"{c}"' for c in close)
+    return f" (did you mean {quoted}?)"
