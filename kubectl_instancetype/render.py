@@ -1,8 +1,10 @@
 """Documents in, rendered documents out: every VirtualMachine replaced by its expansion (or its VMI).
 
-Other documents pass through unchanged. Problems are values: a VM KubeVirt would refuse becomes a
-located :class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render. With
-``Options.explain`` each rendered VM comes with the origin of every value its rendering set.
+A ``pool.kubevirt.io`` VirtualMachinePool is rendered as the VMs it creates: the pool with its VM template
+expanded (or, for VMI output, the VMI of its first VM, ``<pool>-0``). Other documents pass through unchanged.
+Problems are values: a VM KubeVirt would refuse becomes a located
+:class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render. With ``Options.explain``
+each rendered VM comes with the origin of every value its rendering set (pools come without).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, ToolError
 from .pipeline.stages import render_vm
+from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
 from .schema import check
 from .yamlio import Document
 
@@ -129,16 +132,41 @@ def render_each(
     """Render ``docs`` (flattened and checked) one by one, so a caller can stream the output."""
     renderer = vm_renderer or default_vm_renderer
     for doc in docs:
-        if doc.data.get("kind") != VM_KIND:
-            yield Item(doc, doc.data, False)
-        else:
+        if doc.data.get("kind") == VM_KIND:
             yield _render_vm(doc, renderer, catalog, options)
+        elif is_pool(doc.data):
+            yield _render_vm(doc, _pool_renderer(renderer), catalog, options, "VirtualMachinePool", TEMPLATE)
+        else:
+            yield Item(doc, doc.data, False)
 
 
-def _render_vm(doc: Document, renderer: VMRenderer, catalog: Catalog, options: Options) -> Item:
+def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
+    """``renderer`` applied to the VMs a pool creates: the pool with its template expanded, or (when
+    ``renderer`` makes VMIs) the VMI of the pool's first VM."""
+
+    def render_pool(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
+                    book: Origins | None = None) -> dict[str, Any]:
+        # ``vm`` is the pool. Origins are recorded by VM path; a pool's are not (``book`` stays empty).
+        if not template_of(vm):
+            raise InputError("spec.virtualMachineTemplate is required")
+        rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg)
+        if rendered.get("kind") != VM_KIND:  # a VMI: the one of VM <pool>-0, its names indexed
+            return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg)
+        out = with_template(vm, rendered)
+        out.setdefault("metadata", {}).setdefault("namespace", namespace)
+        return out
+
+    return render_pool
+
+
+def _render_vm(
+    doc: Document, renderer: VMRenderer, catalog: Catalog, options: Options, kind: str = VM_KIND,
+    root: tuple[str, ...] = (),
+) -> Item:
+    """One VM (or a ``kind`` object holding one at ``root``, a pool) rendered, or its located problem."""
     data = doc.data
     namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
-    label = vm_label(data, namespace)
+    label = f"{kind} {namespace}/{(data.get('metadata') or {}).get('name')}"
     try:
         if not options.explain:
             return Item(doc, renderer(data, namespace, catalog, options.config), True)
@@ -148,7 +176,7 @@ def _render_vm(doc: Document, renderer: VMRenderer, catalog: Catalog, options: O
         return Item(doc, rendered, True, origins=book.as_mapping())
     except KubeVirtError as exc:
         located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field)
-        return Item(doc, None, True, located.with_location(doc.locate(error_path(exc))))
+        return Item(doc, None, True, located.with_location(doc.locate((*root, *error_path(exc)))))
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

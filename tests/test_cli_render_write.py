@@ -92,7 +92,8 @@ def test_check_lists_the_file_and_diff_shows_the_write(
 
 
 def _nothing_to_expand(path: Path) -> bool:
-    """Whether ``path`` is a manifest file without a VM that names an instancetype or preference."""
+    """Whether ``path`` is a manifest file without a VM (or pool template) that names an instancetype or
+    preference."""
     try:
         text = path.read_bytes().decode("utf-8")
         docs = load_stream(text, str(path))
@@ -103,6 +104,8 @@ def _nothing_to_expand(path: Path) -> bool:
         data = stack.pop()
         if isinstance(data, dict) and isinstance(data.get("items"), list):
             stack.extend(data["items"])
+        elif isinstance(data, dict) and data.get("kind") == "VirtualMachinePool":
+            stack.append({"kind": "VirtualMachine", **((data.get("spec") or {}).get("virtualMachineTemplate") or {})})
         elif isinstance(data, dict) and data.get("kind") == "VirtualMachine":
             spec = data.get("spec") or {}
             if isinstance(spec, dict) and ("instancetype" in spec or "preference" in spec):

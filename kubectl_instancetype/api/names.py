@@ -22,6 +22,9 @@ VIRTUAL_MACHINE = "VirtualMachine"
 VIRTUAL_MACHINE_INSTANCE = "VirtualMachineInstance"
 CONTROLLER_REVISION = "ControllerRevision"
 KUBEVIRT = "KubeVirt"
+VIRTUAL_MACHINE_POOL = "VirtualMachinePool"
+#: The API group of VirtualMachinePools (v1alpha1 and v1beta1 share the template).
+POOL_GROUP = "pool.kubevirt.io"
 
 #: Both scopes of each catalog kind, cluster-scoped first.
 INSTANCETYPE_KINDS = (CLUSTER_INSTANCETYPE, INSTANCETYPE)

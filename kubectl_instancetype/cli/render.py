@@ -47,7 +47,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
-    --vmi: by its VirtualMachineInstance); other documents pass through unchanged. Instancetypes,
+    --vmi: by its VirtualMachineInstance); each VirtualMachinePool by the pool with its VM template
+    expanded (with --vmi: the VMI of its first VM, <pool>-0); other documents pass through unchanged. Instancetypes,
     preferences, ControllerRevisions and storage objects found among the inputs are used for
     resolution, as are those of --catalog and the built-in common-instancetypes catalog. PATH
     arguments are more -f inputs (as pre-commit passes them).

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.names import VIRTUAL_MACHINE
 from ..api.origin import Origin, Path
 from ..errors import ToolError
 from ..render import Item, vm_label
@@ -102,8 +103,8 @@ def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: s
     messages = [p.message for p in problems]
     out: dict[tuple[str, str], VMState] = {}
     for item in items:
-        if not item.is_vm:
-            continue
+        if not item.is_vm or item.document.data.get("kind") != VIRTUAL_MACHINE:
+            continue  # VirtualMachinePools are rendered, not compared (yet)
         meta = item.document.data.get("metadata") or {}
         label = vm_label(item.document.data, namespace)
         error = next((m[len(label) + 2:] for m in messages if m.startswith(f"{label}: ")), "")
