@@ -40,6 +40,8 @@ class ClusterConfig:
     cpu_request: str = DEFAULT_CPU_REQUEST
     cpu_model: str = ""  # "" = KubeVirt's built-in host-model (host-passthrough on arm64)
     image_pull_policy: str = "IfNotPresent"
+    # Validated like KubeVirt's validateConfig, but no render reads it: it only sizes the virt-launcher
+    # pod's memory request (pkg/virt-controller/services/template.go), neither the VM nor the VMI.
     memory_overcommit: int = 100
     vm_rollout_strategy: str = "LiveUpdate"
     max_hotplug_ratio: int = 4
