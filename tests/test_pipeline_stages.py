@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from kubectl_instancetype.catalog.index import Catalog
-from kubectl_instancetype.config import DEFAULT_CONFIG, ClusterConfig
+from kubectl_instancetype.config import DEFAULT_CONFIG, ClusterConfig, load_config
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.pipeline.stages import render_vm, render_vmi
 
@@ -74,3 +74,19 @@ def test_a_refused_pod_network_points_at_the_interfaces() -> None:
         assert caught.value.stage == "admit"
         assert caught.value.message == "bridge interface is not enabled in kubevirt-config"
         assert caught.value.field == ("spec", "template", "spec", "domain", "devices", "interfaces")
+
+
+def test_vmi_mode_root_gate_prints_runtime_user_0() -> None:
+    root = load_config({"developerConfiguration": {"featureGates": ["Root"]}})
+    assert render_vmi(vm(None, None), NS, catalog(), root)["status"]["runtimeUser"] == 0
+    assert render_vmi(vm(None, None), NS, catalog(), DEFAULT_CONFIG)["status"]["runtimeUser"] == 107
+
+
+@pytest.mark.parametrize("cfg", [load_config({}, arch="arm64"), DEFAULT_CONFIG])
+def test_vmi_mode_arm64_efi_from_a_preference_gets_secure_boot_false(cfg: ClusterConfig) -> None:
+    lookup = catalog()
+    lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterPreference", "metadata": {"name": "efi"},
+                "spec": {"preferredArchitecture": "arm64", "firmware": {"preferredUseEfi": True}}})
+    vmi = render_vmi(vm({"name": "it"}, {"name": "efi"}), NS, lookup, cfg)
+    assert vmi["spec"]["architecture"] == "arm64"
+    assert vmi["spec"]["domain"]["firmware"]["bootloader"] == {"efi": {"secureBoot": False}}
