@@ -283,3 +283,13 @@ def test_revision_resolves_matchers_inferred_from_a_volume() -> None:
     docs = [d.data for d in load_stream(out, "out")]
     assert [d["metadata"]["name"] for d in docs] == ["vm-small-v1beta1-11111111-2222-3333-4444-555555555555-1"]
     assert docs[0]["data"]["spec"] == {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}
+
+
+@pytest.mark.parametrize("policy", ["expand", "expandAll"])
+def test_revision_under_an_expanding_reference_policy_prints_none(policy: str) -> None:
+    config = ("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kubevirt, namespace: kubevirt}\n"
+              f"spec: {{configuration: {{instancetype: {{referencePolicy: {policy}}}}}}}\n---\n")
+    status, out, err = run("--no-builtin-catalog", "revision", "-f", "-", stdin=config + INFERRED)
+    assert (status, out) == (0, "")
+    assert err == (f"warning: instancetype.referencePolicy is {policy}: virt-controller expands the VMs instead of "
+                   "storing ControllerRevisions, so there are none to pin\n")

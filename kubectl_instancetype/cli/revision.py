@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from ..errors import KubeVirtError
-from ..pipeline.vm_controller import stored_revisions
+from ..errors import KubeVirtError, Notice
+from ..pipeline.vm_controller import stored_revisions, stores_revisions
 from ..render import Options, vm_label
 from ..render import render as render_documents
 from ..reporters import RunResult
@@ -29,7 +29,8 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
     a UUID derived from its kind, namespace, name and spec stands in (generation 1), so the names are
     stable and change when the spec does. Matchers that already name a revisionName get none, as in
     KubeVirt; matchers that infer from a volume are resolved first, as render does. A VM KubeVirt would
-    refuse gets none and is reported (exit status 1).
+    refuse gets none and is reported (exit status 1). Under instancetype.referencePolicy expand or
+    expandAll virt-controller stores none: nothing is printed, with a warning.
 
     \b
     Examples:
@@ -40,17 +41,22 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
     vms = [d for d in loaded.documents if d.data.get("kind") == "VirtualMachine"]
     result = render_documents(vms, loaded.catalog, Options(namespace=inputs.namespace, config=loaded.config))
     problems = list(loaded.problems) + result.problems
+    notices = list(loaded.notices)
+    policy = loaded.config.reference_policy
+    if not stores_revisions(policy):
+        notices.append(Notice(f"instancetype.referencePolicy is {policy}: virt-controller expands the VMs "
+                              "instead of storing ControllerRevisions, so there are none to pin"))
     out = []
     for item in result.items:
         if item.rendered is None:
             continue
         namespace = (item.document.data.get("metadata") or {}).get("namespace") or inputs.namespace
         try:
-            out.extend(stored_revisions(item.document.data, namespace, loaded.catalog))
+            out.extend(stored_revisions(item.document.data, namespace, loaded.catalog, policy))
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))
-    status = report(RunResult(tuple(problems), loaded.notices), origins=loaded.origins)
+    status = report(RunResult(tuple(problems), tuple(notices)), origins=loaded.origins)
     _print(out, output)
     sys.exit(status)
 

@@ -74,7 +74,16 @@ def sync(vm: Spec, ctx: Context) -> Spec:
     return vm
 
 
-def stored_revisions(vm: Spec, namespace: str, catalog: Lookup) -> list[Spec]:
+def stores_revisions(policy: str) -> bool:
+    """Whether virt-controller stores ControllerRevisions under ``policy`` (``Store`` runs only under
+    ``reference``; ``expand``/``expandAll`` expand the VM instead)."""
+    return policy not in (EXPAND, EXPAND_ALL)
+
+
+def stored_revisions(vm: Spec, namespace: str, catalog: Lookup, policy: str = "reference") -> list[Spec]:
     """The ControllerRevisions ``Store`` writes for ``vm`` as created: its matchers as the mutating webhook
-    left them, ``inferFromVolume`` resolved (pkg/instancetype/revision/store.go)."""
+    left them, ``inferFromVolume`` resolved (pkg/instancetype/revision/store.go); none under a policy that
+    expands instead."""
+    if not stores_revisions(policy):
+        return []
     return revisions(mutate_matchers(vm, namespace, catalog), namespace, catalog)
