@@ -90,3 +90,20 @@ def test_vmi_mode_arm64_efi_from_a_preference_gets_secure_boot_false(cfg: Cluste
     vmi = render_vmi(vm({"name": "it"}, {"name": "efi"}), NS, lookup, cfg)
     assert vmi["spec"]["architecture"] == "arm64"
     assert vmi["spec"]["domain"]["firmware"]["bootloader"] == {"efi": {"secureBoot": False}}
+
+
+def test_pod_network_refusal_differs_between_expand_and_vmi_creation() -> None:
+    # KubeVirt's own answer (kv-expand): expand (pkg/instancetype/expand/expand.go) defaults the pod network
+    # before the preference's preferredAutoattachPodInterface: false applies, admission and virt-controller
+    # after it, so only VM mode refuses.
+    lookup = catalog()
+    lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterPreference", "metadata": {"name": "noauto"},
+                "spec": {"devices": {"preferredAutoattachPodInterface": False}}})
+    no_bridge = load_config({"network": {"permitBridgeInterfaceOnPodNetwork": False}})
+    machine = vm(None, {"name": "noauto"}, {"domain": {"memory": {"guest": "1Gi"}}})
+    with pytest.raises(KubeVirtError) as caught:
+        render_vm(machine, NS, lookup, no_bridge)
+    refusal = ("expand", "bridge interface is not enabled in kubevirt-config")
+    assert (caught.value.stage, caught.value.message) == refusal
+    vmi = render_vmi(machine, NS, lookup, no_bridge)
+    assert "networks" not in vmi["spec"] and vmi["spec"]["domain"]["devices"]["autoattachPodInterface"] is False
