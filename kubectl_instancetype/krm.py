@@ -144,6 +144,10 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
     return value
 
 
+def _place(doc: Document) -> tuple[str, int, tuple[str | int, ...]]:
+    return doc.source, doc.index, doc.prefix
+
+
 def transform(envelope: Envelope, inputs: Inputs, settings: Settings) -> Outcome:
     """Every item rendered in place, from ``inputs`` gathered with the items as its ``given`` documents.
 
@@ -151,11 +155,12 @@ def transform(envelope: Envelope, inputs: Inputs, settings: Settings) -> Outcome
     problem with one of them is reported against its item.
     """
     outcome = Outcome([doc.data for doc in envelope.items], notices=inputs.notices)
-    position = {id(doc): i for i, doc in enumerate(envelope.items)}
-    outcome.findings.extend(Finding(p, position.get(id(d)) if d is not None else None)
+    # By place, not identity: validation hands on an item pruned as the API server keeps it as a new document.
+    position = {_place(doc): i for i, doc in enumerate(envelope.items)}
+    outcome.findings.extend(Finding(p, position.get(_place(d)) if d is not None else None)
                             for p, d in zip(inputs.problems, inputs.blamed, strict=True))
-    good = [doc for doc in inputs.documents if id(doc) in position]
-    _render_into(outcome, good, [position[id(doc)] for doc in good], inputs.catalog, inputs.config, settings)
+    good = [doc for doc in inputs.documents if _place(doc) in position]
+    _render_into(outcome, good, [position[_place(doc)] for doc in good], inputs.catalog, inputs.config, settings)
     return outcome
 
 

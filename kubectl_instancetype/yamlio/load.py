@@ -62,6 +62,7 @@ class Document:
     span: Span | None = field(repr=False, default=None)
     positions: Positions | None = field(repr=False, default=None)
     bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
+    warnings: tuple[str, ...] = ()  # e.g. duplicate keys: kubectl keeps the last value, we say so
 
     @property
     def stream_text(self) -> str:
@@ -202,6 +203,7 @@ class _Builder:
         self.source = source
         self.limits = limits
         self.bom = bom
+        self.duplicated = False
 
     def documents(self) -> list[Document]:
         if len(self.text) > self.limits.max_bytes:
@@ -221,6 +223,7 @@ class _Builder:
                 if name == "DocumentStartEvent":
                     start = event.start_mark
                     first = next(stream)
+                    self.duplicated = False
                     data = self._value(first, stream)
                     end = next(stream).end_mark  # DocumentEndEvent
                     out.append(
@@ -235,6 +238,7 @@ class _Builder:
                             Span(start.index, end.index, start.line, start.column),
                             positions,
                             self.bom,
+                            warnings=duplicate_warnings(self.text, index, self.source) if self.duplicated else (),
                         )
                     )
                     index += 1
@@ -344,12 +348,48 @@ class _Builder:
         if not isinstance(key, str):
             key = _key_text(key)
         if key in mapping:
-            raise InputError(f'mapping key "{key}" already defined', _mark(mark, self.source))
+            self.duplicated = True  # kubectl (sigs.k8s.io/yaml) keeps the last value; the slow path says where
+            del mapping[key]  # the key moves to its last place, as in the JSON kubectl sends
         mapping[key] = value
 
 
 _NO_KEY = object()
 _MERGE = object()
+
+
+def duplicate_warnings(text: str, index: int, source: str) -> tuple[str, ...]:
+    """One warning per repeated mapping key of document ``index``, naming the line of each occurrence.
+
+    Only called for a document that has some: the fast builder does not keep key positions.
+    """
+    out: list[str] = []
+    seen: list[dict[str, int] | None] = []  # per open collection: key -> line (None for sequences)
+    pending: list[bool] = []  # per open mapping: is the next node a key?
+    doc = -1
+    for event in events(text):
+        kind = type(event).__name__
+        if kind == "DocumentStartEvent":
+            doc += 1
+        if doc != index or kind in ("DocumentStartEvent", "DocumentEndEvent", "StreamStartEvent"):
+            continue
+        is_key = bool(seen) and seen[-1] is not None and pending[-1]
+        if seen and seen[-1] is not None:
+            pending[-1] = not pending[-1]
+        if is_key and kind == "ScalarEvent":
+            keys = seen[-1]
+            assert keys is not None
+            line = event.start_mark.line + 1
+            if event.value in keys:
+                out.append(f"{source}:{line}:{event.start_mark.column + 1}: mapping key \"{event.value}\" is "
+                           f"repeated (lines {keys[event.value]} and {line}); the last value is used, as kubectl does")
+            keys[event.value] = line
+        if kind in ("MappingStartEvent", "SequenceStartEvent"):
+            seen.append({} if kind == "MappingStartEvent" else None)
+            pending.append(True)
+        elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+            seen.pop()
+            pending.pop()
+    return tuple(out)
 
 
 def _key_text(key: Any) -> str:
