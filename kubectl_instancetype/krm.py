@@ -18,6 +18,7 @@ from .config import ARCHITECTURES, ClusterConfig
 from .errors import InputError, KubeVirtError, Location, Notice, ToolError
 from .inputs import Inputs
 from .render import Options, VMRenderer, error_path, flatten, render_each
+from .validation import MODE_ALIASES
 from .yamlio import Document
 
 RESOURCE_LIST_KIND = "ResourceList"
@@ -41,6 +42,7 @@ class Settings:
     kubevirt_config: str | None = None
     arch: str | None = None
     accept_removed_versions: bool = False
+    validate: str = "strict"
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ def settings_from(config: Any, where: Location) -> Settings:
 
 
 _FIELDS = {"catalogs": "catalogs", "builtinCatalog": "builtin_catalog", "vmi": "vmi", "namespace": "namespace",
-           "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions"}
+           "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions",
+           "validate": "validate"}
 
 
 def _known(key: str, where: Location) -> bool:
@@ -141,6 +144,10 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
         raise InputError(f"functionConfig: {key} must be a non-empty string", where)
     if key == "arch" and value not in ARCHITECTURES:
         raise InputError(f"functionConfig: arch must be one of {', '.join(ARCHITECTURES)}", where)
+    if key == "validate":
+        if value.lower() not in MODE_ALIASES:
+            raise InputError(f"functionConfig: validate must be one of {', '.join(MODE_ALIASES)}", where)
+        return MODE_ALIASES[value.lower()]
     return value
 
 
