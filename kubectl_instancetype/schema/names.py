@@ -64,8 +64,8 @@ def qualified_name(value: str) -> list[str]:
         else:
             errs.extend("prefix part " + msg for msg in dns1123_subdomain(parts[0]))
     if not name:
-        return [*errs, "name part must be non-empty"]
-    if len(name) > 63:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
         errs.append("name part must be no more than 63 characters")
     if not _QUALIFIED.match(name):
         errs.append(QUALIFIED_PART_MSG)

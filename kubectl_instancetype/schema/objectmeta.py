@@ -106,7 +106,7 @@ def decode(meta: Any, track_unknown: bool) -> DecodedMeta:
         return DecodedMeta({}, error=f"json: cannot unmarshal {json_kind(meta)} into Go value of type v1.ObjectMeta")
     unknown = tuple(f"metadata.{key}" for key in meta if key not in FIELDS) if track_unknown else ()
     out: dict[str, Any] = {}
-    for key, value in meta.items():
+    for key, value in sorted(meta.items()):  # kubectl sends JSON with sorted keys; Go reports the first error
         if key not in FIELDS:
             continue
         error = _field_error(key, value)
