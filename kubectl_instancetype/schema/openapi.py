@@ -41,14 +41,25 @@ def kind_of(value: Any) -> str:
     return names.get(type(value), "string")
 
 
+def _is_integer(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+
+
+_CHECKS: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool), "integer": _is_integer,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "null": lambda v: v is None,
+}
+
+
 def type_matches(value: Any, wanted: str | tuple[str, ...] | None, int_or_string: bool = False) -> bool:
     if int_or_string:
-        return kind_of(value) in ("integer", "string")
+        return isinstance(value, str) or _is_integer(value)
     if wanted is None:
         return True
-    kinds = (wanted,) if isinstance(wanted, str) else wanted
-    kind = kind_of(value)
-    return kind in kinds or (kind == "integer" and "number" in kinds)
+    if isinstance(wanted, str):
+        return bool(_CHECKS[wanted](value))
+    return any(_CHECKS[kind](value) for kind in wanted)
 
 
 def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
@@ -61,21 +72,21 @@ def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
 def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
     if value is None and node.nullable:
         return
-    field = dotted(path)
     if not type_matches(value, node.type, node.int_or_string):
         wanted = "integer,string" if node.int_or_string else node.type
         kind = kind_of(value)
-        errs.append(FieldError(path, TYPE_INVALID, kind, f'{field} in body must be of type {wanted}: "{kind}"'))
+        errs.append(FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"'))
     if node.enum is not None and value not in node.enum:
         errs.append(not_supported(path, value, list(node.enum)))
-    if isinstance(value, str):
-        _string(value, node, path, field, errs)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        _number(value, node, path, field, errs)
-    elif isinstance(value, list):
-        _array(value, node, path, field, errs)
-    elif isinstance(value, dict):
+    if isinstance(value, dict):
         _object(value, node, path, errs)
+    elif isinstance(value, str):
+        if node.limits or node.pattern is not None:
+            _string(value, node, path, dotted(path), errs)
+    elif isinstance(value, list):
+        _array(value, node, path, errs)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
+        _number(value, node, path, dotted(path), errs)
 
 
 def _string(value: str, node: Node, path: Path, field: str, errs: list[FieldError]) -> None:
@@ -102,12 +113,12 @@ def _number(value: float, node: Node, path: Path, field: str, errs: list[FieldEr
         errs.append(invalid(path, value, f"{field} in body should be a multiple of {limits['mo']}"))
 
 
-def _array(value: list[Any], node: Node, path: Path, field: str, errs: list[FieldError]) -> None:
+def _array(value: list[Any], node: Node, path: Path, errs: list[FieldError]) -> None:
     limits = node.limits
     if "maxI" in limits and len(value) > limits["maxI"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxI']} items"))
     if "minI" in limits and len(value) < limits["minI"]:
-        errs.append(invalid(path, value, f"{field} in body should have at least {limits['minI']} items"))
+        errs.append(invalid(path, value, f"{dotted(path)} in body should have at least {limits['minI']} items"))
     if node.items is not None:
         for i, item in enumerate(value):
             _node(item, node.items, (*path, i), errs)

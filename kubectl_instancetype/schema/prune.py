@@ -5,119 +5,145 @@ every field the schema does not know, recording its path (``spec.template.sepc``
 is walked all the same (a map where a string belongs loses all its keys, the items of a list where an object
 belongs lose theirs). Below ``x-kubernetes-preserve-unknown-fields`` only the known properties are walked.
 Then nulls of non-nullable fields without a default are dropped (``defaulting.PruneNonNullableNullsWithout
-Defaults``) and defaults are filled in (``defaulting.Default``). Each function mutates the copy it is given.
+Defaults``) and defaults are filled in (``defaulting.Default``).
+
+Every function is copy-on-write: it returns its input itself when nothing changes (the common case: a
+clean manifest costs no copy), else a new value that shares the unchanged parts.
 """
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
 from typing import Any
 
+from ..api.golang import clone_json
 from .fielderror import Path
-from .tables import NO_DEFAULT, Node
+from .tables import NO_DEFAULT, Node, carries
 
 ROOT_META = frozenset(("apiVersion", "kind", "metadata"))
+_DROP = object()
 
 
-def prune(obj: dict[str, Any], schema: Node) -> list[Path]:
-    """Drop the unknown fields of the resource ``obj`` in place; their paths, in document order."""
-    pruned: list[Path] = []
-    for key in list(obj):
-        if key in ROOT_META:
-            continue  # the resource root: type meta stays, metadata is decoded as ObjectMeta
-        _field(obj, key, schema, (), pruned)
-    return pruned
+def _mapped(value: dict[str, Any], change: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """``value`` with ``change(key, item)`` applied to every item (``_DROP`` removes it); copied only if needed."""
+    out: dict[str, Any] | None = None
+    for key, item in value.items():
+        new = change(key, item)
+        if new is not item:
+            out = dict(value) if out is None else out
+            if new is _DROP:
+                del out[key]
+            else:
+                out[key] = new
+    return value if out is None else out
 
 
-def _field(mapping: dict[str, Any], key: str, schema: Node, parent: Path, pruned: list[Path]) -> None:
+def _listed(value: list[Any], change: Callable[[int, Any], Any]) -> list[Any]:
+    out: list[Any] | None = None
+    for i, item in enumerate(value):
+        new = change(i, item)
+        if new is not item:
+            out = list(value) if out is None else out
+            out[i] = new
+    return value if out is None else out
+
+
+def _schema_of(schema: Node, key: str) -> Node | None:
     sub = schema.properties.get(key)
-    if sub is None and isinstance(schema.additional, Node):
-        sub = schema.additional
+    return sub if sub is not None or not isinstance(schema.additional, Node) else schema.additional
+
+
+def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path]]:
+    """The resource ``obj`` without the fields its schema does not know, and their paths in document order."""
+    pruned: list[Path] = []
+    out = _mapped(obj, lambda key, item: item if key in ROOT_META else _field(key, item, schema, (), pruned))
+    return out, pruned
+
+
+def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path]) -> Any:
+    sub = _schema_of(schema, key)
     if sub is None:
-        if schema.additional is not True:
-            pruned.append((*parent, key))
-            del mapping[key]
-        return
-    _walk(mapping[key], sub, (*parent, key), pruned)
+        if schema.additional is True:
+            return value
+        pruned.append((*parent, key))
+        return _DROP
+    return _walk(value, sub, (*parent, key), pruned)
 
 
-def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> None:
+def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> Any:
     if schema is not None and schema.preserve_unknown:
-        _skip(value, schema, path, pruned)
-    elif isinstance(value, dict):
+        return _skip(value, schema, path, pruned)
+    if isinstance(value, dict):
         if schema is None:
             pruned.extend((*path, key) for key in value)
-            value.clear()
-            return
-        for key in list(value):
-            if schema.embedded and key in ("apiVersion", "kind"):
-                continue
-            _field(value, key, schema, path, pruned)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _walk(item, schema.items if schema is not None else None, (*path, i), pruned)
+            return {} if value else value
+        node = schema
+        return _mapped(value, lambda key, item: item if node.embedded and key in ("apiVersion", "kind")
+                       else _field(key, item, node, path, pruned))
+    if isinstance(value, list):
+        items = schema.items if schema is not None else None
+        return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
+    return value
 
 
-def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> None:
+def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> Any:
     """Under x-kubernetes-preserve-unknown-fields: keep unknown keys, still prune inside known ones."""
     if isinstance(value, dict):
-        for key, item in value.items():
-            sub = schema.properties.get(key)
-            if sub is None and isinstance(schema.additional, Node):
-                sub = schema.additional
-            if sub is not None:
-                _walk(item, sub, (*path, key), pruned)
-    elif isinstance(value, list) and schema.items is not None:
-        for i, item in enumerate(value):
-            _skip(item, schema.items, (*path, i), pruned)
+        def known(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
+            return item if sub is None else _walk(item, sub, (*path, key), pruned)
+        return _mapped(value, known)
+    if isinstance(value, list) and schema.items is not None:
+        items = schema.items
+        return _listed(value, lambda i, item: _skip(item, items, (*path, i), pruned))
+    return value
 
 
 def _drops_null(schema: Node) -> bool:
     return schema.default is NO_DEFAULT and not schema.nullable
 
 
-def drop_nulls(value: Any, schema: Node | None) -> None:
-    """Remove the null values of non-nullable fields without a default (nulls in lists stay)."""
+def drop_nulls(value: Any, schema: Node | None) -> Any:
+    """``value`` without the nulls of non-nullable fields that have no default (nulls in lists stay)."""
     if schema is None:
-        return
+        return value
     if isinstance(value, dict):
-        for key in list(value):
-            sub = schema.properties.get(key)
-            if sub is None and isinstance(schema.additional, Node):
-                sub = schema.additional
+        def field(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
             if sub is None:
-                continue
-            if value[key] is None and _drops_null(sub):
-                del value[key]
-            else:
-                drop_nulls(value[key], sub)
-    elif isinstance(value, list):
-        for item in value:
-            drop_nulls(item, schema.items)
+                return item
+            return _DROP if item is None and _drops_null(sub) else drop_nulls(item, sub)
+        return _mapped(value, field)
+    if isinstance(value, list):
+        items = schema.items
+        return _listed(value, lambda i, item: drop_nulls(item, items))
+    return value
 
 
 def _null_to_default(value: Any, schema: Node) -> bool:
     return value is None and not schema.nullable and schema.default is not NO_DEFAULT
 
 
-def default(value: Any, schema: Node | None) -> None:
-    """Fill in the schema's defaults where a field is missing (or a non-nullable null)."""
-    if schema is None:
-        return
+def _default_of(schema: Node) -> Any:
+    return default(clone_json(schema.default), schema)
+
+
+def default(value: Any, schema: Node | None) -> Any:
+    """``value`` with the schema's defaults where a field is missing (or a non-nullable null)."""
+    if schema is None or not carries(schema, "default"):
+        return value
     if isinstance(value, dict):
-        for key, prop in schema.properties.items():
-            if prop.default is not NO_DEFAULT and (key not in value or _null_to_default(value[key], prop)):
-                value[key] = copy.deepcopy(prop.default)
-        for key, item in value.items():
-            sub = schema.properties.get(key)
-            extra = schema.additional
-            if sub is None and isinstance(extra, Node):
-                sub = extra
-                if _null_to_default(item, extra):
-                    value[key] = item = copy.deepcopy(extra.default)
-            default(item, sub)
-    elif isinstance(value, list) and schema.items is not None:
-        for i, item in enumerate(value):
-            if _null_to_default(item, schema.items):
-                value[i] = item = copy.deepcopy(schema.items.default)
-            default(item, schema.items)
+        def field(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
+            if sub is None:
+                return item
+            return _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
+        out = _mapped(value, field)
+        missing = {key: _default_of(sub) for key, sub in schema.properties.items()
+                   if sub.default is not NO_DEFAULT and key not in out}
+        return {**out, **missing} if missing else out
+    if isinstance(value, list) and schema.items is not None:
+        items = schema.items
+        return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)
+                       else default(item, items))
+    return value

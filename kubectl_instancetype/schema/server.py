@@ -11,7 +11,6 @@ through KubeVirt's own schema check (:mod:`.webhook`).
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,41 +115,38 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
     if meta.error is not None:
         where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
-    obj = copy.deepcopy(data)
-    unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + prune.prune(obj, schema)
-    prune.drop_nulls(obj, schema)
-    if isinstance(obj.get("metadata"), dict):
-        for _, key in unknown[:len(meta.unknown)]:
-            obj["metadata"].pop(key, None)
+    obj, unknown = prune.prune(data, schema)
+    unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
+    obj = prune.drop_nulls(obj, schema)
+    if meta.unknown and isinstance(obj.get("metadata"), dict):
+        obj = {**obj, "metadata": {k: v for k, v in obj["metadata"].items() if k in objectmeta.FIELDS}}
     pruned = tuple(dotted(p) for p in unknown) if options.mode != IGNORE else ()
     if unknown and options.mode == STRICT:
         problems = [Problem(p, f'{prefix}strict decoding error: unknown field "{dotted(p)}"') for p in unknown]
         return refused(DECODE, problems, warnings=tuple(warnings), pruned=pruned)
     if options.mode == WARN:
         warnings += [Problem(p, f'unknown field "{dotted(p)}"') for p in unknown]
-    return _validate(data, obj, meta.meta, crd, options, warnings, pruned)
+    return _validate(obj, meta.meta, crd, options, warnings, pruned)
 
 
 def _stored(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD, namespace: str) -> dict[str, Any]:
-    stored = copy.deepcopy(obj)
+    """The object as the server stores it (sharing the unchanged parts of ``obj``)."""
     meta = dict(meta)
     if crd.namespaced:
         meta.setdefault("namespace", namespace)
     else:
         meta.pop("namespace", None)
     meta["generation"] = 1
+    stored = {key: value for key, value in obj.items() if not (crd.status and key == "status")}
     stored["metadata"] = meta
-    prune.default(stored, crd_schemas()[crd.kind])
-    if crd.status:
-        stored.pop("status", None)
-    return stored
+    result: dict[str, Any] = prune.default(stored, crd_schemas()[crd.kind])
+    return result
 
 
-def _validate(data: dict[str, Any], obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
+def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
               options: Options, warnings: list[Problem], pruned: tuple[str, ...]) -> Admission:
     stored = _stored(obj, meta, crd, options.namespace)
     errors = field_errors(stored, crd)
-    use = obj if obj != data else data
     if errors:
         name = stored["metadata"].get("name", "")
         head = f'{crd.kind}.{crd.group} "{name}" is invalid: '
@@ -161,9 +157,9 @@ def _validate(data: dict[str, Any], obj: dict[str, Any], meta: dict[str, Any], c
         complaints = webhook.spec_problems(stored)
         if complaints:
             message = ", ".join(text for _, text in complaints)
-            return Admission(REFUSED, KUBEVIRT, use, stored, (Problem(complaints[0][0], message),),
+            return Admission(REFUSED, KUBEVIRT, obj, stored, (Problem(complaints[0][0], message),),
                              tuple(warnings), pruned)
-    return Admission(ACCEPTED, "", use, stored, (), tuple(warnings), pruned)
+    return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
 
 
 def field_errors(stored: dict[str, Any], crd: registry.CRD) -> list[FieldError]:

@@ -47,6 +47,14 @@ class Node:
     ref: str | None = None
 
 
+@functools.cache
+def carries(node: Node, what: str) -> bool:
+    """Whether ``node`` or a node below it has CEL ``rules`` or a ``default``: walks skip the other subtrees."""
+    here = bool(node.rules) if what == "rules" else node.default is not NO_DEFAULT
+    children = [*node.properties.values(), node.items, node.additional]
+    return here or any(carries(child, what) for child in children if isinstance(child, Node))
+
+
 _LIMITS = ("min", "max", "xmin", "xmax", "minL", "maxL", "minI", "maxI", "minP", "maxP", "mo", "u")
 
 
