@@ -131,3 +131,17 @@ def test_kubevirt_config_cr_is_validated_like_the_inputs(tmp_path: Path) -> None
                       'Unsupported value: "Live": supported values: "Stage", "LiveUpdate"\n')
     cr.write_text("vmRolloutStrategy: Stage\n")
     assert run_case(["render", "-f", "inputs/example.yaml", "--kubevirt-config", str(cr)])[1:] == ("", 0)
+
+
+@pytest.mark.parametrize("mode", ["warn", "ignore"])
+def test_a_pruned_or_null_matcher_name_leaves_a_matcher_kubevirt_refuses(tmp_path: Path, mode: str) -> None:
+    vms = tmp_path / "vms.yaml"
+    vms.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a}\nspec:\n"
+                   "  preference: {name: null}\n  template: {spec: {domain: {devices: {}}}}\n---\n"
+                   "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: b}\nspec:\n"
+                   "  preference: {nmae: fedora}\n  template: {spec: {domain: {devices: {}}}}\n")
+    _, stderr, status = run_case(["render", "-f", str(vms), "--no-builtin-catalog", f"--validate={mode}"])
+    refusal = "Either Name or InferFromVolume should be provided within the PreferenceMatcher"
+    assert status == 1
+    assert f"{vms}:5:3: error: VirtualMachine default/a: {refusal}" in stderr
+    assert f"{vms}:12:3: error: VirtualMachine default/b: {refusal}" in stderr
