@@ -349,7 +349,6 @@ class _Builder:
             key = _key_text(key)
         if key in mapping:
             self.duplicated = True  # kubectl (sigs.k8s.io/yaml) keeps the last value; the slow path says where
-            del mapping[key]  # the key moves to its last place, as in the JSON kubectl sends
         mapping[key] = value
 
 
@@ -363,32 +362,26 @@ def duplicate_warnings(text: str, index: int, source: str) -> tuple[str, ...]:
     Only called for a document that has some: the fast builder does not keep key positions.
     """
     out: list[str] = []
-    seen: list[dict[str, int] | None] = []  # per open collection: key -> line (None for sequences)
-    pending: list[bool] = []  # per open mapping: is the next node a key?
+    open_: list[tuple[dict[str, int], list[bool]] | None] = []  # per collection: key lines, next-is-key
     doc = -1
     for event in events(text):
         kind = type(event).__name__
-        if kind == "DocumentStartEvent":
-            doc += 1
+        doc += kind == "DocumentStartEvent"
         if doc != index or kind in ("DocumentStartEvent", "DocumentEndEvent", "StreamStartEvent"):
             continue
-        is_key = bool(seen) and seen[-1] is not None and pending[-1]
-        if seen and seen[-1] is not None:
-            pending[-1] = not pending[-1]
-        if is_key and kind == "ScalarEvent":
-            keys = seen[-1]
-            assert keys is not None
-            line = event.start_mark.line + 1
-            if event.value in keys:
-                out.append(f"{source}:{line}:{event.start_mark.column + 1}: mapping key \"{event.value}\" is "
-                           f"repeated (lines {keys[event.value]} and {line}); the last value is used, as kubectl does")
-            keys[event.value] = line
+        top = open_[-1] if open_ else None
+        if top is not None:
+            top[1][0] = not top[1][0]
+            if top[1][0] and kind == "ScalarEvent":  # a key: the nodes of a mapping alternate
+                line, first = event.start_mark.line + 1, top[0].get(event.value)
+                if first is not None:
+                    out.append(f"{source}:{line}:{event.start_mark.column + 1}: mapping key \"{event.value}\" "
+                               f"is repeated (lines {first} and {line}); the last value is used, as kubectl does")
+                top[0][event.value] = line
         if kind in ("MappingStartEvent", "SequenceStartEvent"):
-            seen.append({} if kind == "MappingStartEvent" else None)
-            pending.append(True)
+            open_.append(({}, [False]) if kind == "MappingStartEvent" else None)
         elif kind in ("MappingEndEvent", "SequenceEndEvent"):
-            seen.pop()
-            pending.pop()
+            open_.pop()
     return tuple(out)
 
 
