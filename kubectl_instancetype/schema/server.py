@@ -81,16 +81,24 @@ def removed_version(data: dict[str, Any]) -> Problem | None:
     return Problem(("apiVersion",), text) if text else None
 
 
-def admit(data: Any, options: Options = Options()) -> Admission:
-    """What kubectl and the API server answer for one decoded document (``data`` is left untouched)."""
+def _type_meta_missing(data: Any) -> Admission | None:
+    """kubectl's decoding of a document into an object: it needs a string ``kind`` and ``apiVersion``."""
     if not isinstance(data, dict):
         return refused(KUBECTL, [Problem((), f"Object 'Kind' is missing in '{_brief(data)}'")])
-    kind, api_version = data.get("kind"), data.get("apiVersion")
-    for key, value in (("Kind", kind), ("apiVersion", api_version)):
+    for key, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
+        value = data.get(key)
         if not isinstance(value, str) or not value:
-            path: Path = (key.lower() if key == "Kind" else key,) if value is not None else ()
-            return refused(KUBECTL, [Problem(path, f"Object '{key}' is missing in '{_brief(data)}'")])
-    assert isinstance(kind, str) and isinstance(api_version, str)
+            path: Path = (key,) if value is not None else ()
+            return refused(KUBECTL, [Problem(path, f"Object '{name}' is missing in '{_brief(data)}'")])
+    return None
+
+
+def admit(data: Any, options: Options = Options()) -> Admission:
+    """What kubectl and the API server answer for one decoded document (``data`` is left untouched)."""
+    missing = _type_meta_missing(data)
+    if missing is not None:
+        return missing
+    kind, api_version = str(data["kind"]), str(data["apiVersion"])
     group, version = registry.split_api_version(api_version)
     if group not in registry.GROUPS:
         return Admission(NOT_VALIDATED, obj=data, stored=data)
@@ -118,8 +126,9 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
     obj, unknown = prune.prune(data, schema)
     unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
     obj = prune.drop_nulls(obj, schema)
-    if meta.unknown and isinstance(obj.get("metadata"), dict):
-        obj = {**obj, "metadata": {k: v for k, v in obj["metadata"].items() if k in objectmeta.FIELDS}}
+    metadata = obj.get("metadata")
+    if isinstance(metadata, dict) and not metadata.keys() <= objectmeta.FIELDS.keys():
+        obj = {**obj, "metadata": {k: v for k, v in metadata.items() if k in objectmeta.FIELDS}}
     pruned = tuple(dotted(p) for p in unknown) if options.mode != IGNORE else ()
     if unknown and options.mode == STRICT:
         problems = [Problem(p, f'{prefix}strict decoding error: unknown field "{dotted(p)}"') for p in unknown]
