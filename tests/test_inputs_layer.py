@@ -55,7 +55,7 @@ spec:
       domain:
         devices: {}
 """
-SMALL = """apiVersion: instancetype.kubevirt.io/v1alpha2
+SMALL = """apiVersion: instancetype.kubevirt.io/v1beta1
 kind: VirtualMachineClusterInstancetype
 metadata:
   name: small
@@ -75,7 +75,7 @@ def test_documents_catalog_and_warnings_come_back_together() -> None:
     assert [d.data["metadata"]["name"] for d in loaded.documents] == ["web"]
     assert loaded.catalog.entries and not loaded.problems
     (notice,) = loaded.notices
-    assert notice.location == Location("catalog/small.yaml", 1, 1) and "deprecated" in notice.message
+    assert notice.location == Location("repo/vm.yaml", 1, 1) and "deprecated" in notice.message
     assert loaded.files == ("repo/vm.yaml", "catalog/small.yaml")
 
 
@@ -119,7 +119,8 @@ def test_documents_that_are_no_kubernetes_objects_are_skipped_with_a_note() -> N
 
 def test_kustomize_configuration_is_skipped_but_a_kind_without_a_name_is_refused() -> None:
     reader = Texts({"k.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n",
-                    "c.yaml": "kind: ConfigMap\ndata: {}\n", "chart.yaml": "apiVersion: v2\nname: web\n"})
+                    "c.yaml": "apiVersion: v1\nkind: ConfigMap\ndata: {}\n",
+                    "chart.yaml": "apiVersion: v2\nname: web\n"})
     loaded = gather(Request(("k.yaml", "c.yaml", "chart.yaml")), reader)
     assert [n.render() for n in loaded.notices] == [
         "k.yaml:1:1: note: skipped: kustomize configuration, not a Kubernetes object",
