@@ -73,17 +73,46 @@ def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path])
 def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> Any:
     if schema is not None and schema.preserve_unknown:
         return _skip(value, schema, path, pruned)
+    if schema is None:
+        return _unknown(value, path, pruned)
     if isinstance(value, dict):
-        if schema is None:
-            pruned.extend((*path, key) for key in value)
-            return {} if value else value
         node = schema
         return _mapped(value, lambda key, item: item if node.embedded and key in ("apiVersion", "kind")
                        else _field(key, item, node, path, pruned))
     if isinstance(value, list):
-        items = schema.items if schema is not None else None
+        items = schema.items
         return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
     return value
+
+
+def _unknown(value: Any, path: Path, pruned: list[Path]) -> Any:
+    """A value no schema describes: every key of every mapping in it is unknown (lists nested in lists are
+    walked without recursion: their depth is bounded only by the loader's limit)."""
+    stack: list[tuple[Any, Path]] = [(value, path)]
+    while stack:
+        here, where = stack.pop()
+        if isinstance(here, dict):
+            pruned.extend((*where, key) for key in here)
+        elif isinstance(here, list):
+            stack.extend(((item, (*where, i)) for i, item in reversed(list(enumerate(here)))))
+    return _emptied(value)
+
+
+def _emptied(value: Any) -> Any:
+    """``value`` with every mapping in it emptied (copied only where one had keys), without recursion."""
+    done: dict[int, Any] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if isinstance(node, dict) and node:
+            done[id(node)] = {}
+        elif isinstance(node, list) and not children_done:
+            stack.append((node, True))
+            stack.extend((item, False) for item in node)
+        elif isinstance(node, list):
+            new = [done.get(id(item), item) for item in node]
+            done[id(node)] = new if any(n is not o for n, o in zip(new, node, strict=True)) else node
+    return done.get(id(value), value)
 
 
 def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> Any:
