@@ -55,7 +55,7 @@ spec:
       domain:
         devices: {}
 """
-SMALL = """apiVersion: instancetype.kubevirt.io/v1beta1
+SMALL = """apiVersion: instancetype.kubevirt.io/v1alpha2
 kind: VirtualMachineClusterInstancetype
 metadata:
   name: small
@@ -75,7 +75,7 @@ def test_documents_catalog_and_warnings_come_back_together() -> None:
     assert [d.data["metadata"]["name"] for d in loaded.documents] == ["web"]
     assert loaded.catalog.entries and not loaded.problems
     (notice,) = loaded.notices
-    assert notice.location == Location("repo/vm.yaml", 1, 1) and "deprecated" in notice.message
+    assert notice.location == Location("catalog/small.yaml", 1, 1) and "deprecated" in notice.message
     assert loaded.files == ("repo/vm.yaml", "catalog/small.yaml")
 
 
