@@ -18,6 +18,7 @@ from .config import ARCHITECTURES, ClusterConfig
 from .errors import InputError, KubeVirtError, Location, Notice, ToolError
 from .inputs import Inputs
 from .render import Options, VMRenderer, error_path, flatten, render_each
+from .validation import MODE_ALIASES
 from .yamlio import Document
 
 RESOURCE_LIST_KIND = "ResourceList"
@@ -41,6 +42,7 @@ class Settings:
     kubevirt_config: str | None = None
     arch: str | None = None
     accept_removed_versions: bool = False
+    validate: str = "strict"
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ def settings_from(config: Any, where: Location) -> Settings:
 
 
 _FIELDS = {"catalogs": "catalogs", "builtinCatalog": "builtin_catalog", "vmi": "vmi", "namespace": "namespace",
-           "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions"}
+           "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions",
+           "validate": "validate"}
 
 
 def _known(key: str, where: Location) -> bool:
@@ -141,7 +144,15 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
         raise InputError(f"functionConfig: {key} must be a non-empty string", where)
     if key == "arch" and value not in ARCHITECTURES:
         raise InputError(f"functionConfig: arch must be one of {', '.join(ARCHITECTURES)}", where)
+    if key == "validate":
+        if value.lower() not in MODE_ALIASES:
+            raise InputError(f"functionConfig: validate must be one of {', '.join(MODE_ALIASES)}", where)
+        return MODE_ALIASES[value.lower()]
     return value
+
+
+def _place(doc: Document) -> tuple[str, int, tuple[str | int, ...]]:
+    return doc.source, doc.index, doc.prefix
 
 
 def transform(envelope: Envelope, inputs: Inputs, settings: Settings) -> Outcome:
@@ -151,11 +162,12 @@ def transform(envelope: Envelope, inputs: Inputs, settings: Settings) -> Outcome
     problem with one of them is reported against its item.
     """
     outcome = Outcome([doc.data for doc in envelope.items], notices=inputs.notices)
-    position = {id(doc): i for i, doc in enumerate(envelope.items)}
-    outcome.findings.extend(Finding(p, position.get(id(d)) if d is not None else None)
+    # By place, not identity: validation hands on an item pruned as the API server keeps it as a new document.
+    position = {_place(doc): i for i, doc in enumerate(envelope.items)}
+    outcome.findings.extend(Finding(p, position.get(_place(d)) if d is not None else None)
                             for p, d in zip(inputs.problems, inputs.blamed, strict=True))
-    good = [doc for doc in inputs.documents if id(doc) in position]
-    _render_into(outcome, good, [position[id(doc)] for doc in good], inputs.catalog, inputs.config, settings)
+    good = [doc for doc in inputs.documents if _place(doc) in position]
+    _render_into(outcome, good, [position[_place(doc)] for doc in good], inputs.catalog, inputs.config, settings)
     return outcome
 
 

@@ -18,13 +18,11 @@ from .api.golang import clone_json
 from .api.lists import is_list
 from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
-from .apitypes import CATALOG_OBJECTS, VIRTUAL_MACHINE
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, ToolError
 from .pipeline.stages import render_vm
 from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
-from .schema import check
 from .yamlio import Document
 
 
@@ -76,30 +74,6 @@ def flatten(docs: Iterable[Document]) -> Iterator[Document]:
                 yield from flatten([doc.nested(item, "items", i)])
         else:
             yield doc
-
-
-def check_document(doc: Document) -> None:
-    """Raise InputError for a document that is not a Kubernetes object we can process."""
-    data = doc.data
-    if not isinstance(data, dict):
-        raise InputError("document is not a mapping (a Kubernetes object)", doc.location)
-    kind = data.get("kind")
-    if not isinstance(kind, str) or not kind:
-        raise InputError("document has no kind", doc.location)
-    if not isinstance(data.get("apiVersion", ""), str):
-        raise InputError(f"{kind}: apiVersion must be a string", doc.locate(("apiVersion",)))
-    meta = data.get("metadata")
-    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta.get("name"):
-        raise InputError(f"{kind} has no metadata.name", doc.locate(("metadata",)))
-    shape = VIRTUAL_MACHINE if kind == VM_KIND else CATALOG_OBJECTS.get(kind)
-    problem = check(data, shape) if shape is not None else None
-    if problem is not None:
-        raise InputError(f"{kind} {_object_name(data)}: {problem.message}", doc.locate(problem.path))
-
-
-def _object_name(data: dict[str, Any]) -> str:
-    meta = data.get("metadata") or {}
-    return f"{meta['namespace']}/{meta.get('name')}" if meta.get("namespace") else str(meta.get("name"))
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:

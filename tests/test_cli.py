@@ -113,3 +113,30 @@ def test_render_imports_only_what_it_needs() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=CLI_DATA, capture_output=True, text=True)
     assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stderr
+
+
+def test_kubevirt_config_cr_is_validated_like_the_inputs(tmp_path: Path) -> None:
+    """--kubevirt-config holding a KubeVirt CR goes through the API server's checks (a bare configuration not)."""
+    cr = tmp_path / "kv.yaml"
+    cr.write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata: {name: kv, namespace: kubevirt}\n"
+                  "spec:\n  configuration:\n    vmRolloutStrategy: Live\n")
+    _, stderr, status = run_case(["render", "-f", "inputs/example.yaml", "--kubevirt-config", str(cr)])
+    assert status == 1
+    assert stderr == (f'{cr}:6:5: error: KubeVirt.kubevirt.io "kv" is invalid: spec.configuration.vmRolloutStrategy: '
+                      'Unsupported value: "Live": supported values: "Stage", "LiveUpdate"\n')
+    cr.write_text("vmRolloutStrategy: Stage\n")
+    assert run_case(["render", "-f", "inputs/example.yaml", "--kubevirt-config", str(cr)])[1:] == ("", 0)
+
+
+@pytest.mark.parametrize("mode", ["warn", "ignore"])
+def test_a_pruned_or_null_matcher_name_leaves_a_matcher_kubevirt_refuses(tmp_path: Path, mode: str) -> None:
+    vms = tmp_path / "vms.yaml"
+    vms.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a}\nspec:\n"
+                   "  preference: {name: null}\n  template: {spec: {domain: {devices: {}}}}\n---\n"
+                   "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: b}\nspec:\n"
+                   "  preference: {nmae: fedora}\n  template: {spec: {domain: {devices: {}}}}\n")
+    _, stderr, status = run_case(["render", "-f", str(vms), "--no-builtin-catalog", f"--validate={mode}"])
+    refusal = "Either Name or InferFromVolume should be provided within the PreferenceMatcher"
+    assert status == 1
+    assert f"{vms}:5:3: error: VirtualMachine default/a: {refusal}" in stderr
+    assert f"{vms}:12:3: error: VirtualMachine default/b: {refusal}" in stderr

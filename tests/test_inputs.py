@@ -62,7 +62,8 @@ spec:
     name: u1.small
   template:
     spec:
-      domain: {}
+      domain:
+        devices: {}
 """
 
 

@@ -119,7 +119,8 @@ def test_documents_that_are_no_kubernetes_objects_are_skipped_with_a_note() -> N
 
 def test_kustomize_configuration_is_skipped_but_a_kind_without_a_name_is_refused() -> None:
     reader = Texts({"k.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n",
-                    "c.yaml": "kind: ConfigMap\ndata: {}\n", "chart.yaml": "apiVersion: v2\nname: web\n"})
+                    "c.yaml": "apiVersion: v1\nkind: ConfigMap\ndata: {}\n",
+                    "chart.yaml": "apiVersion: v2\nname: web\n"})
     loaded = gather(Request(("k.yaml", "c.yaml", "chart.yaml")), reader)
     assert [n.render() for n in loaded.notices] == [
         "k.yaml:1:1: note: skipped: kustomize configuration, not a Kubernetes object",

@@ -90,6 +90,9 @@ SETTINGS: list[tuple[Any, Settings]] = [
     ({"kind": "ConfigMap", "data": {"acceptRemovedVersions": "true"}}, Settings(accept_removed_versions=True)),
     ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render", "spec": {"acceptRemovedVersions": True}},
      Settings(accept_removed_versions=True)),
+    ({"kind": "ConfigMap", "data": {"validate": "false"}}, Settings(validate="ignore")),
+    ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render", "spec": {"validate": "warn"}},
+     Settings(validate="warn")),
 ]
 
 
@@ -105,6 +108,7 @@ REFUSED: list[tuple[Any, str]] = [
     ({"kind": "ConfigMap", "data": {"vmi": "yes"}}, "vmi must be true or false"),
     ({"kind": "ConfigMap", "data": {"arch": "ppc64le"}}, "arch must be one of amd64, arm64, s390x"),
     ({"kind": "ConfigMap", "data": {"catalog": "x"}}, "unknown setting 'catalog'"),
+    ({"kind": "ConfigMap", "data": {"validate": "lax"}}, "validate must be one of strict, true, warn, ignore, false"),
     ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render", "spec": {"catalogs": "x"}},
      "catalogs must be a list of paths"),
     ({"apiVersion": "kubectl-instancetype/v1alpha1", "kind": "Render", "spec": {"vmi": "true"}},
@@ -168,3 +172,17 @@ def test_kpt_shows_our_results(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert ('[error] kubevirt.io/v1/VirtualMachine/bad spec.instancetype: VirtualMachine default/bad: '
             'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found') in done.stderr
+
+
+def test_items_go_through_the_api_server_under_the_validate_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo the server refuses is a result; with validate: warn the field is pruned from the item and the
+    warning is a result."""
+    vm = ("- apiVersion: kubevirt.io/v1\n  kind: VirtualMachine\n  metadata: {name: a}\n  spec:\n"
+          "    preferance: {name: x}\n    template: {spec: {domain: {devices: {}}}}\n")
+    head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+    strict = CliRunner().invoke(main_group, ["--no-builtin-catalog", "krm"], input=head + "items:\n" + vm)
+    assert strict.exit_code == 1 and 'strict decoding error: unknown field "spec.preferance"' in strict.stdout
+    config = "functionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {validate: warn}}\n"
+    warn = CliRunner().invoke(main_group, ["--no-builtin-catalog", "krm"], input=head + config + "items:\n" + vm)
+    assert warn.exit_code == 0 and "    preferance:" not in warn.stdout and "devices: {}" in warn.stdout
+    assert 'unknown field "spec.preferance"\'\n' in warn.stdout and "severity: warning" in warn.stdout

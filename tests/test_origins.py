@@ -27,7 +27,7 @@ def vm(name: str, annotations: dict[str, str]) -> str:
     return (f"apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: {name}\n"
             + (f"  annotations:\n{lines}" if lines else "")
             + "spec:\n  instancetype:\n    name: small\n  template:\n    spec:\n      domain:\n        cpu:\n"
-              "          sockets: 2\n")
+              "          sockets: 2\n        devices: {}\n")
 
 
 def render_stdin(text: str, *args: str) -> tuple[int, list[str]]:
@@ -63,7 +63,7 @@ def test_a_later_object_of_a_file_without_a_line_points_at_the_file() -> None:
 def test_objects_without_annotations_stay_on_stdin() -> None:
     text = SIZE + "---\n" + vm("tagged", {"config.kubernetes.io/path": "a.yaml"}) + "---\n" + vm("plain", {})
     _, errors = render_stdin(text)
-    assert [e.split(": error: ")[0] for e in errors] == ["a.yaml:14:11", "<stdin>:37:11"]
+    assert [e.split(": error: ")[0] for e in errors] == ["a.yaml:14:11", "<stdin>:38:11"]
 
 
 def test_the_krm_function_names_the_files_of_a_helm_stream() -> None:

@@ -128,7 +128,8 @@ def test_generate_maps_each_parameter(tmp_path: Path) -> None:
     assert generate(app, parameters[:-1]).returncode == 0  # the built-in one, by default
     kubevirt.write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kubevirt\n"
                         "spec:\n  configuration: 5\n")
-    assert "kubevirt.yaml:1:1: error: spec.configuration must be a mapping" in generate(app, parameters).stderr
+    assert ('kubevirt.yaml:6:3: error: KubeVirt.kubevirt.io "kubevirt" is invalid: spec.configuration: Invalid value: '
+            '"integer"') in generate(app, parameters).stderr  # the API server refuses the CR (--validate)
 
 
 HOSTILE = [

@@ -130,10 +130,12 @@ def _hint(version: str) -> str:
 
 
 def _check_payload(data: dict[str, Any]) -> None:
-    from ..apitypes import CATALOG_OBJECTS
-    from ..schema import check
+    """A payload whose fields have the wrong JSON type cannot be decoded (KubeVirt unmarshals it into Go)."""
+    from ..schema.fielderror import TYPE_INVALID
+    from ..schema.openapi import validate
+    from ..schema.tables import crd_schemas
 
-    shape = CATALOG_OBJECTS.get(str(data.get("kind")))
-    problem = check(data, shape) if shape else None
-    if problem is not None:
-        raise KubeVirtError(f"failed to decode object in ControllerRevision: {problem.message}")
+    schema = crd_schemas().get(str(data.get("kind")))
+    wrong = [e for e in validate(data, schema) if e.type == TYPE_INVALID] if schema is not None else []
+    if wrong:
+        raise KubeVirtError(f"failed to decode object in ControllerRevision: {wrong[0].detail}")

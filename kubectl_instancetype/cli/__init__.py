@@ -34,10 +34,10 @@ def exit_codes_help(*findings: str) -> str:
     also = "".join(f";\n     {finding}" for finding in findings)
     return ("\b\nExit status (the same for every command):\n"
             "  0  success (nothing to report, nothing to change)\n"
-            "  1  KubeVirt would reject or fail to expand a VirtualMachine, or refuse a catalog object; kubectl\n"
-            f"     would refuse an object (an unknown or removed API version){also}\n"
+            "  1  the cluster would refuse an object: kubectl or the API server (--validate), or KubeVirt\n"
+            f"     (a VirtualMachine it rejects or fails to expand, a catalog object it refuses){also}\n"
             "  2  usage error\n"
-            "  3  input that cannot be processed (syntax, types, unreadable files)\n"
+            "  3  input that cannot be processed (YAML syntax, unreadable files)\n"
             "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
             "also as ::error/::warning workflow annotations.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import sys
 
 import click
@@ -12,10 +13,11 @@ from ..inputs import JUDGE_USED, Request, gather
 from ..krm import Envelope, Finding, Settings, open_input, settings_from, transform
 from ..reporters import RunResult
 from ..reporters.krm import output
+from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Document, load_stream
 from . import EXIT_CODES_HELP
 from .inputs import FILES, STDIN, STDIN_NAME, Source, read_text
-from .options import CatalogOptions, builtin_catalog, catalog_options, namespace_option
+from .options import VALIDATE_HELP, CatalogOptions, builtin_catalog, catalog_options, namespace_option
 from .report import finish
 
 
@@ -25,12 +27,16 @@ from .report import finish
 @namespace_option(default=None)
 @click.option("--vmi", is_flag=True, help="Replace each VirtualMachine by the VirtualMachineInstance a cluster "
                                           "would start.")
-def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None, vmi: bool) -> None:
+@click.option("--validate", type=click.Choice(sorted(MODE_ALIASES), case_sensitive=False), metavar="MODE",
+              help=VALIDATE_HELP + " Default: the functionConfig's validate, else strict.")
+def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None, vmi: bool,
+        validate: str | None) -> None:
     """Expand the VirtualMachines of a KRM ResourceList (or a plain stream) read on stdin.
 
     A ResourceList (config.kubernetes.io/v1) comes back with each VirtualMachine expanded in place and
     problems as results; its functionConfig (a ConfigMap, or a kubectl-instancetype/v1alpha1 Render with
-    a spec) holds catalogs, builtinCatalog, vmi, namespace, kubevirtConfig, arch, acceptRemovedVersions.
+    a spec) holds catalogs, builtinCatalog, vmi, namespace, kubevirtConfig, arch, acceptRemovedVersions,
+    validate.
     CONFIG, a file holding that configuration, is what kustomize passes to an exec plugin. Any other stream
     (a Helm post-renderer's) comes back as a stream. Objects without a namespace keep none. Options add to the
     functionConfig; relative paths are relative to the working directory.
@@ -44,11 +50,13 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     try:
         envelope, rl_doc = _read_input()
         settings = _settings(config_file, envelope, rl_doc, catalogs, namespace, vmi)
+        if validate is not None:
+            settings = dataclasses.replace(settings, validate=MODE_ALIASES[validate.lower()])
     except InputError as exc:
         finish(RunResult((exc,)))
     request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,
                       kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED,
-                      accept_removed=settings.accept_removed_versions)
+                      accept_removed=settings.accept_removed_versions, validate=settings.validate)
     loaded = gather(request, FILES, envelope.items, builtin_catalog(settings.builtin_catalog))
     outcome = transform(envelope, loaded, settings)
     from ..yamlio.emit import dump_yaml_all
@@ -79,6 +87,7 @@ def _settings(config_file: str | None, envelope: Envelope, rl_doc: Document | No
         kubevirt_config=catalogs.kubevirt_config or base.kubevirt_config,
         arch=catalogs.arch or base.arch,
         accept_removed_versions=base.accept_removed_versions or catalogs.accept_removed,
+        validate=base.validate,
     )
 
 

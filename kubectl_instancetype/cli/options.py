@@ -11,6 +11,7 @@ import click
 
 from ..config import ARCHITECTURES
 from ..inputs import Inputs, Request, gather
+from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .inputs import FILES, FileReader
 
@@ -30,6 +31,7 @@ class InputOptions:
     follow_symlinks: bool = False
     exclude: tuple[str, ...] = ()
     outside: tuple[str, ...] = ()  # directories never read as inputs (render --output-dir)
+    validate: str = "strict"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,25 @@ def namespace_option(default: str | None = "default") -> Any:
                         help="Namespace of objects that do not name one" + ("." if default else " (default: default)."))
 
 
+VALIDATE_HELP = (
+    "Check every KubeVirt object as the API server does on create (kubectl's --validate): strict (also true, the "
+    "default) refuses unknown fields, warn prunes them with a warning, ignore (also false) prunes them silently; "
+    "schema, metadata and KubeVirt's own schema errors refuse the object in every mode. A refused object is a "
+    "finding: exit status 1, as for a VM KubeVirt refuses."
+)
+
+
+def validate_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--validate=strict|warn|ignore`` (``true``/``false`` as kubectl spells them), given as ``validate``."""
+
+    def normalise(ctx: click.Context, param: click.Parameter, value: str) -> str:
+        return MODE_ALIASES[value.lower()]
+
+    return click.option("--validate", "validate", default="strict", show_default=True, metavar="MODE",
+                        type=click.Choice(sorted(MODE_ALIASES), case_sensitive=False), callback=normalise,
+                        help=VALIDATE_HELP)(func)
+
+
 def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
     """-f/-R/-n/--exclude, the input limits and --follow-symlinks, handed to the command as ``inputs``.
 
@@ -88,11 +109,12 @@ def input_options(func: Callable[..., Any] | None = None, *, required: bool = Tr
                   show_default=True, help="Refuse an input stream larger than this.")
     @click.option("--follow-symlinks", is_flag=True,
                   help="Also read symbolic links in directories that lead out of them.")
+    @validate_option
     @functools.wraps(func)
     def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...], namespace: str,
-                max_nodes: int, max_input_bytes: int, follow_symlinks: bool, **kwargs: Any) -> Any:
+                max_nodes: int, max_input_bytes: int, follow_symlinks: bool, validate: str, **kwargs: Any) -> Any:
         limits = Limits(max_nodes=max_nodes, max_depth=DEFAULT_LIMITS.max_depth, max_bytes=max_input_bytes)
-        options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude)
+        options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude, validate=validate)
         return func(*args, inputs=options, **kwargs)
 
     return wrapper
@@ -140,7 +162,7 @@ def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
     """The inputs layer's request for these options."""
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
-                   accept_removed=catalogs.accept_removed)
+                   accept_removed=catalogs.accept_removed, validate=inputs.validate)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:

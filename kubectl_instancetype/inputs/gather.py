@@ -16,7 +16,9 @@ from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import BuiltinFind, load_catalog
 from ..config import ClusterConfig, config_from
 from ..errors import InputError, Notice, ToolError, located
-from ..render import check_document, flatten
+from ..render import flatten
+from ..schema.server import Options as ValidateOptions
+from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
 from .origin import Origins
@@ -49,6 +51,7 @@ class Request:
     arch: str | None = None
     judge: str = JUDGE_ALL
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
+    validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class _Found:
     blamed: list[Document | None] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    validate: ValidateOptions = field(default_factory=ValidateOptions)
 
     def fail(self, problem: ToolError, doc: Document | None = None) -> None:
         self.problems.append(problem)
@@ -88,7 +92,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     ``builtin`` is the built-in catalog's lookup and version (None: none); a cluster configuration that
     turns common-instancetypes off turns it off too.
     """
-    found = _Found()
+    found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
     documents = _checked(list(given), request.judge, found)
     listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
     sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
@@ -132,11 +136,14 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
     kustomize's own Kustomization and Component files) are skipped with a note.
     """
     out: list[Document] = []
+    docs = list(docs)
     try:
         flat = list(flatten(docs))
     except InputError as exc:
         found.fail(exc)
         return out
+    kept = {id(doc) for doc in flat}  # a List's own warnings (repeated keys) are not on its items
+    found.notices.extend(located(w) for doc in docs if id(doc) not in kept for w in doc.warnings)
     for doc in flat:
         skipped = _skipped(doc)
         if skipped:
@@ -146,12 +153,14 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
         if judge == JUDGE_NONE or (judge == JUDGE_USED and not _used(doc)):
             out.append(doc)
             continue
-        try:
-            check_document(doc)
-        except InputError as exc:
-            found.fail(exc, doc)
-            continue
-        out.append(doc)
+        problems: list[ToolError] = []
+        warnings: list[str] = []
+        use = check_document(doc, found.validate, problems, warnings)
+        found.notices.extend(located(w) for w in warnings)
+        for problem in problems:
+            found.fail(problem, doc)
+        if use is not None:
+            out.append(use)
     return out
 
 
@@ -174,6 +183,8 @@ def _config(request: Request, reader: Reader, documents: list[Document], found: 
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
     sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
+    if sources and isinstance(sources[0].data, dict) and "kind" in sources[0].data:  # a CR, not a bare config
+        sources = _checked(sources[:1], JUDGE_ALL, found)
     try:
         return config_from(sources[0] if sources else None, documents, request.arch)
     except InputError as exc:

@@ -62,6 +62,7 @@ class Document:
     span: Span | None = field(repr=False, default=None)
     positions: Positions | None = field(repr=False, default=None)
     bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
+    warnings: tuple[str, ...] = ()  # e.g. duplicate keys: kubectl keeps the last value, we say so
 
     @property
     def stream_text(self) -> str:
@@ -202,6 +203,7 @@ class _Builder:
         self.source = source
         self.limits = limits
         self.bom = bom
+        self.duplicated = False
 
     def documents(self) -> list[Document]:
         if len(self.text) > self.limits.max_bytes:
@@ -221,6 +223,7 @@ class _Builder:
                 if name == "DocumentStartEvent":
                     start = event.start_mark
                     first = next(stream)
+                    self.duplicated = False
                     data = self._value(first, stream)
                     end = next(stream).end_mark  # DocumentEndEvent
                     out.append(
@@ -235,6 +238,7 @@ class _Builder:
                             Span(start.index, end.index, start.line, start.column),
                             positions,
                             self.bom,
+                            warnings=duplicate_warnings(self.text, index, self.source) if self.duplicated else (),
                         )
                     )
                     index += 1
@@ -344,12 +348,41 @@ class _Builder:
         if not isinstance(key, str):
             key = _key_text(key)
         if key in mapping:
-            raise InputError(f'mapping key "{key}" already defined', _mark(mark, self.source))
+            self.duplicated = True  # kubectl (sigs.k8s.io/yaml) keeps the last value; the slow path says where
         mapping[key] = value
 
 
 _NO_KEY = object()
 _MERGE = object()
+
+
+def duplicate_warnings(text: str, index: int, source: str) -> tuple[str, ...]:
+    """One warning per repeated mapping key of document ``index``, naming the line of each occurrence.
+
+    Only called for a document that has some: the fast builder does not keep key positions.
+    """
+    out: list[str] = []
+    open_: list[tuple[dict[str, int], list[bool]] | None] = []  # per collection: key lines, next-is-key
+    doc = -1
+    for event in events(text):
+        kind = type(event).__name__
+        doc += kind == "DocumentStartEvent"
+        if doc != index or kind in ("DocumentStartEvent", "DocumentEndEvent", "StreamStartEvent"):
+            continue
+        top = open_[-1] if open_ else None
+        if top is not None:
+            top[1][0] = not top[1][0]
+            if top[1][0] and kind == "ScalarEvent":  # a key: the nodes of a mapping alternate
+                line, first = event.start_mark.line + 1, top[0].get(event.value)
+                if first is not None:
+                    out.append(f"{source}:{line}:{event.start_mark.column + 1}: mapping key \"{event.value}\" "
+                               f"is repeated (lines {first} and {line}); the last value is used, as kubectl does")
+                top[0][event.value] = line
+        if kind in ("MappingStartEvent", "SequenceStartEvent"):
+            open_.append(({}, [False]) if kind == "MappingStartEvent" else None)
+        elif kind in ("MappingEndEvent", "SequenceEndEvent"):
+            open_.pop()
+    return tuple(out)
 
 
 def _key_text(key: Any) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import YAMLError
 
 from ..errors import InputError, Location
@@ -83,6 +84,9 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     for keep in (True, False):
         try:
             out = _edit(lf, body.data, new, style, keep)
+        except DuplicateKeyError:  # kubectl reads the last value; an edit could not say which one it changes
+            raise RewriteError("cannot rewrite a document whose mapping keys repeat: remove the repeated keys",
+                               where) from None
         except (YAMLError, ValueError) as exc:  # what Kubernetes reads but ruamel.yaml's round trip cannot
             problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
             mark = getattr(exc, "problem_mark", None)

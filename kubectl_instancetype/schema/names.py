@@ -1,0 +1,151 @@
+"""Name, label, annotation and finalizer rules of the API server (apimachinery ``util/validation``,
+``api/validation/objectmeta.go``), with their exact wording."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .fielderror import FieldError, Path, invalid, required
+
+DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
+QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+LABEL_VALUE_FMT = "(" + QUALIFIED_NAME_FMT + ")?"
+_LABEL = re.compile(DNS1123_LABEL_FMT + r"\Z")
+_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT + r"\Z")
+_QUALIFIED = re.compile(QUALIFIED_NAME_FMT + r"\Z")
+_LABEL_VALUE = re.compile(LABEL_VALUE_FMT + r"\Z")
+TOTAL_ANNOTATION_SIZE = 256 * 1024
+
+
+def _regex_message(what: str, fmt: str, examples: tuple[str, ...]) -> str:
+    shown = ",  or ".join(f"'{e}'" for e in examples)
+    return f"{what} (e.g. {shown}, regex used for validation is '{fmt}')"
+
+
+SUBDOMAIN_MSG = _regex_message(
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+    "start and end with an alphanumeric character", DNS1123_SUBDOMAIN_FMT, ("example.com",))
+LABEL_MSG = _regex_message(
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+    "end with an alphanumeric character", DNS1123_LABEL_FMT, ("my-name", "123-abc"))
+QUALIFIED_PART_MSG = _regex_message(
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character", QUALIFIED_NAME_FMT, ("MyName", "my.name", "123-abc"))
+QUALIFIED_MSG = _regex_message(
+    "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character", QUALIFIED_NAME_FMT, ("MyName", "my.name", "123-abc")
+) + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+LABEL_VALUE_MSG = _regex_message(
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+    "start and end with an alphanumeric character", LABEL_VALUE_FMT, ("MyValue", "my_value", "12345"))
+
+
+def dns1123_subdomain(value: str) -> list[str]:
+    out = ["must be no more than 253 characters"] if len(value) > 253 else []
+    return out + ([] if _SUBDOMAIN.match(value) else [SUBDOMAIN_MSG])
+
+
+def dns1123_label(value: str) -> list[str]:
+    out = ["must be no more than 63 characters"] if len(value) > 63 else []
+    return out + ([] if _LABEL.match(value) else [LABEL_MSG])
+
+
+def qualified_name(value: str) -> list[str]:
+    parts = value.split("/")
+    if len(parts) > 2:
+        return [QUALIFIED_MSG]
+    errs: list[str] = []
+    name = parts[-1]
+    if len(parts) == 2:
+        if not parts[0]:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend("prefix part " + msg for msg in dns1123_subdomain(parts[0]))
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
+        errs.append("name part must be no more than 63 characters")
+    if not _QUALIFIED.match(name):
+        errs.append(QUALIFIED_PART_MSG)
+    return errs
+
+
+def label_value(value: str) -> list[str]:
+    out = ["must be no more than 63 characters"] if len(value) > 63 else []
+    return out + ([] if _LABEL_VALUE.match(value) else [LABEL_VALUE_MSG])
+
+
+def path_segment(value: str) -> list[str]:
+    """apimachinery ``api/validation/path.ValidatePathSegmentName``."""
+    if value in (".", ".."):
+        return [f"may not be '{value}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
+
+
+def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metadata",)) -> list[FieldError]:
+    """``ValidateObjectMetaAccessor`` with ``NameIsDNSSubdomain``: name, namespace, labels, annotations."""
+    errs: list[FieldError] = []
+    name, generate = meta.get("name", ""), meta.get("generateName", "")
+    if generate:
+        errs += [invalid((*prefix, "generateName"), generate, m) for m in dns1123_subdomain(_masked(generate))]
+    if not name and not generate:
+        errs.append(required((*prefix, "name"), "name or generateName is required"))
+    elif name:
+        errs += [invalid((*prefix, "name"), name, m) for m in dns1123_subdomain(name)]
+    namespace = meta.get("namespace", "")
+    if namespaced and not namespace:
+        errs.append(required((*prefix, "namespace")))
+    elif namespace:
+        errs += [invalid((*prefix, "namespace"), namespace, m) for m in dns1123_label(namespace)]
+    errs += _labels(meta.get("labels") or {}, (*prefix, "labels"))
+    errs += _annotations(meta.get("annotations") or {}, (*prefix, "annotations"))
+    for item in meta.get("finalizers") or []:
+        errs += [invalid((*prefix, "finalizers"), item, m) for m in qualified_name(item)]
+    return errs
+
+
+def _masked(generate_name: str) -> str:
+    """generateName is checked as a prefix: a trailing '-' is allowed (``MaskTrailingDash``)."""
+    return generate_name[:-2] + "a" if len(generate_name) > 1 and generate_name.endswith("-") else generate_name
+
+
+def _labels(labels: dict[str, str], path: Path) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for key, value in labels.items():
+        errs += [invalid(path, key, m) for m in qualified_name(key)]
+        errs += [invalid(path, value, m) for m in label_value(value)]
+    return errs
+
+
+def _annotations(annotations: dict[str, str], path: Path) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for key in annotations:
+        errs += [invalid(path, key, m) for m in qualified_name(key.lower())]
+    size = sum(len(k) + len(v) for k, v in annotations.items())
+    if size > TOTAL_ANNOTATION_SIZE:
+        errs.append(FieldError(path, "FieldValueTooLong", "", f"may not be more than {TOTAL_ANNOTATION_SIZE} bytes"))
+    return errs
+
+
+def path_segment_errors(meta: dict[str, Any], prefix: Path = ("metadata",)) -> list[FieldError]:
+    """The generic registry's second pass: names must be usable as a URL path segment."""
+    errs: list[FieldError] = []
+    for key in ("name", "generateName"):
+        if meta.get(key):
+            errs += [invalid((*prefix, key), meta[key], m) for m in path_segment(meta[key])]
+    return errs
+
+
+def finalizer_warnings(meta: dict[str, Any]) -> list[str]:
+    """``WarningsOnCreate``: finalizer names that are not domain-qualified."""
+    standard = {"orphan", "foregroundDeletion", "kubernetes"}
+    out: list[str] = []
+    for item in sorted(set(meta.get("finalizers") or [])):
+        out += [f'metadata.finalizers: "{item}": {m}' for m in qualified_name(item)]
+        if "/" not in item and item not in standard:
+            extra = " including a path (/)" if "." in item else ""
+            out.append(f'metadata.finalizers: "{item}": prefer a domain-qualified finalizer name{extra} to avoid '
+                       "accidental conflicts with other finalizer writers")
+    return out

@@ -1,0 +1,158 @@
+"""Validating an object against its CRD schema, as the API server's OpenAPI validator does.
+
+kube-openapi ``pkg/validation/validate`` as apiextensions-apiserver runs it (``ValidateCustomResource``): at
+every node the type, enum, string, number, array and object checks that apply to the value's kind all run
+(a value of the wrong type can earn an enum error too), and every error of the object is collected. The
+errors are converted as ``validation.ConvertErrors`` does: missing fields are ``Required value``, enums
+``Unsupported value``, types ``Invalid value: "<kind>"``, lengths and counts ``Too long``/``Too many``.
+List-type uniqueness (``listtype.ValidateListSetsAndMaps``) is checked on the same walk.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .fielderror import (
+    DUPLICATE,
+    TOO_LONG,
+    TOO_MANY,
+    TYPE_INVALID,
+    FieldError,
+    Path,
+    dotted,
+    invalid,
+    not_supported,
+    required,
+)
+from .tables import Node
+
+
+def kind_of(value: Any) -> str:
+    """The JSON kind of a value, as the validator names it (whole floats are integers, as Go decodes them)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return names.get(type(value), "string")
+
+
+def _is_integer(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+
+
+_CHECKS: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool), "integer": _is_integer,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "null": lambda v: v is None,
+}
+
+
+def type_matches(value: Any, wanted: str | tuple[str, ...] | None, int_or_string: bool = False) -> bool:
+    if int_or_string:
+        return isinstance(value, str) or _is_integer(value)
+    if wanted is None:
+        return True
+    if isinstance(wanted, str):
+        return bool(_CHECKS[wanted](value))
+    return any(_CHECKS[kind](value) for kind in wanted)
+
+
+def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
+    """Every schema error of ``value`` (which the server has already pruned and defaulted)."""
+    errs: list[FieldError] = []
+    _node(value, node, path, errs)
+    return errs
+
+
+def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
+    if value is None and node.nullable:
+        return
+    if not type_matches(value, node.type, node.int_or_string):
+        wanted = "integer,string" if node.int_or_string else node.type
+        kind = kind_of(value)
+        errs.append(FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"'))
+    if node.enum is not None and value not in node.enum:
+        errs.append(not_supported(path, value, list(node.enum)))
+    if isinstance(value, dict):
+        _object(value, node, path, errs)
+    elif isinstance(value, str):
+        if node.limits or node.pattern is not None:
+            _string(value, node, path, dotted(path), errs)
+    elif isinstance(value, list):
+        _array(value, node, path, errs)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
+        _number(value, node, path, dotted(path), errs)
+
+
+def _string(value: str, node: Node, path: Path, field: str, errs: list[FieldError]) -> None:
+    limits = node.limits
+    if "maxL" in limits and len(value) > limits["maxL"]:
+        unit = "byte" if limits["maxL"] == 1 else "bytes"
+        errs.append(FieldError(path, TOO_LONG, value, f"may not be more than {limits['maxL']} {unit}"))
+    if "minL" in limits and len(value) < limits["minL"]:
+        errs.append(invalid(path, value, f"{field} in body should be at least {limits['minL']} chars long"))
+    if node.pattern is not None and not node.pattern.search(value):
+        errs.append(invalid(path, value, f"{field} in body should match '{node.pattern_text}'"))
+
+
+def _number(value: float, node: Node, path: Path, field: str, errs: list[FieldError]) -> None:
+    limits = node.limits
+    checks = (
+        ("min", lambda v, b: v >= b, "greater than or equal to"), ("max", lambda v, b: v <= b, "less than or equal to"),
+        ("xmin", lambda v, b: v > b, "greater than"), ("xmax", lambda v, b: v < b, "less than"),
+    )
+    for key, ok, words in checks:
+        if key in limits and not ok(value, limits[key]):
+            errs.append(invalid(path, value, f"{field} in body should be {words} {limits[key]}"))
+    if "mo" in limits and limits["mo"] and (value / limits["mo"]) % 1:
+        errs.append(invalid(path, value, f"{field} in body should be a multiple of {limits['mo']}"))
+
+
+def _array(value: list[Any], node: Node, path: Path, errs: list[FieldError]) -> None:
+    limits = node.limits
+    if "maxI" in limits and len(value) > limits["maxI"]:
+        errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxI']} items"))
+    if "minI" in limits and len(value) < limits["minI"]:
+        errs.append(invalid(path, value, f"{dotted(path)} in body should have at least {limits['minI']} items"))
+    if node.items is not None:
+        for i, item in enumerate(value):
+            _node(item, node.items, (*path, i), errs)
+    errs.extend(duplicates(value, node, path))
+
+
+def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError]) -> None:
+    limits = node.limits
+    if "maxP" in limits and len(value) > limits["maxP"]:
+        errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxP']} items"))
+    errs.extend(required((*path, key)) for key in node.required if key not in value)
+    for key, item in value.items():
+        sub = node.properties.get(key)
+        if sub is None and isinstance(node.additional, Node):
+            sub = node.additional
+        if sub is not None:
+            _node(item, sub, (*path, key), errs)
+
+
+def duplicates(items: list[Any], node: Node, path: Path) -> list[FieldError]:
+    """``x-kubernetes-list-type: set`` items and ``map`` keys must be unique (the later copy is the error)."""
+    if node.list_type not in ("set", "map"):
+        return []
+    seen: set[str] = set()
+    errs: list[FieldError] = []
+    for i, item in enumerate(items):
+        if node.list_type == "map":
+            if not isinstance(item, dict):
+                continue
+            key: Any = {k: item[k] for k in node.map_keys if k in item}
+        else:
+            key = item
+        token = repr(sorted(key.items()) if isinstance(key, dict) else key)
+        if token in seen:
+            errs.append(FieldError((*path, i), DUPLICATE, key))
+        seen.add(token)
+    return errs

@@ -1,0 +1,178 @@
+"""The API server's decoding steps on an object: pruning unknown fields, dropping nulls, defaulting.
+
+Structural pruning (apiextensions-apiserver ``schema/pruning``) walks the object along the schema and drops
+every field the schema does not know, recording its path (``spec.template.sepc``); a value of the wrong shape
+is walked all the same (a map where a string belongs loses all its keys, the items of a list where an object
+belongs lose theirs). Below ``x-kubernetes-preserve-unknown-fields`` only the known properties are walked.
+Then nulls of non-nullable fields without a default are dropped (``defaulting.PruneNonNullableNullsWithout
+Defaults``) and defaults are filled in (``defaulting.Default``).
+
+Every function is copy-on-write: it returns its input itself when nothing changes (the common case: a
+clean manifest costs no copy), else a new value that shares the unchanged parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..api.golang import clone_json
+from .fielderror import Path
+from .tables import NO_DEFAULT, Node, carries
+
+ROOT_META = frozenset(("apiVersion", "kind", "metadata"))
+_DROP = object()
+
+
+def _mapped(value: dict[str, Any], change: Callable[[str, Any], Any]) -> dict[str, Any]:
+    """``value`` with ``change(key, item)`` applied to every item (``_DROP`` removes it); copied only if needed."""
+    out: dict[str, Any] | None = None
+    for key, item in value.items():
+        new = change(key, item)
+        if new is not item:
+            out = dict(value) if out is None else out
+            if new is _DROP:
+                del out[key]
+            else:
+                out[key] = new
+    return value if out is None else out
+
+
+def _listed(value: list[Any], change: Callable[[int, Any], Any]) -> list[Any]:
+    out: list[Any] | None = None
+    for i, item in enumerate(value):
+        new = change(i, item)
+        if new is not item:
+            out = list(value) if out is None else out
+            out[i] = new
+    return value if out is None else out
+
+
+def _schema_of(schema: Node, key: str) -> Node | None:
+    sub = schema.properties.get(key)
+    return sub if sub is not None or not isinstance(schema.additional, Node) else schema.additional
+
+
+def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path]]:
+    """The resource ``obj`` without the fields its schema does not know, and their paths in document order."""
+    pruned: list[Path] = []
+    out = _mapped(obj, lambda key, item: item if key in ROOT_META else _field(key, item, schema, (), pruned))
+    return out, pruned
+
+
+def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path]) -> Any:
+    sub = _schema_of(schema, key)
+    if sub is None:
+        if schema.additional is True:
+            return value
+        pruned.append((*parent, key))
+        return _DROP
+    return _walk(value, sub, (*parent, key), pruned)
+
+
+def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> Any:
+    if schema is not None and schema.preserve_unknown:
+        return _skip(value, schema, path, pruned)
+    if schema is None:
+        return _unknown(value, path, pruned)
+    if isinstance(value, dict):
+        node = schema
+        return _mapped(value, lambda key, item: item if node.embedded and key in ("apiVersion", "kind")
+                       else _field(key, item, node, path, pruned))
+    if isinstance(value, list):
+        items = schema.items
+        return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
+    return value
+
+
+def _unknown(value: Any, path: Path, pruned: list[Path]) -> Any:
+    """A value no schema describes: every key of every mapping in it is unknown (lists nested in lists are
+    walked without recursion: their depth is bounded only by the loader's limit)."""
+    stack: list[tuple[Any, Path]] = [(value, path)]
+    while stack:
+        here, where = stack.pop()
+        if isinstance(here, dict):
+            pruned.extend((*where, key) for key in here)
+        elif isinstance(here, list):
+            stack.extend(((item, (*where, i)) for i, item in reversed(list(enumerate(here)))))
+    return _emptied(value)
+
+
+def _emptied(value: Any) -> Any:
+    """``value`` with every mapping in it emptied (copied only where one had keys), without recursion."""
+    done: dict[int, Any] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if isinstance(node, dict) and node:
+            done[id(node)] = {}
+        elif isinstance(node, list) and not children_done:
+            stack.append((node, True))
+            stack.extend((item, False) for item in node)
+        elif isinstance(node, list):
+            new = [done.get(id(item), item) for item in node]
+            done[id(node)] = new if any(n is not o for n, o in zip(new, node, strict=True)) else node
+    return done.get(id(value), value)
+
+
+def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> Any:
+    """Under x-kubernetes-preserve-unknown-fields: keep unknown keys, still prune inside known ones."""
+    if isinstance(value, dict):
+        def known(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
+            return item if sub is None else _walk(item, sub, (*path, key), pruned)
+        return _mapped(value, known)
+    if isinstance(value, list) and schema.items is not None:
+        items = schema.items
+        return _listed(value, lambda i, item: _skip(item, items, (*path, i), pruned))
+    return value
+
+
+def _drops_null(schema: Node) -> bool:
+    return schema.default is NO_DEFAULT and not schema.nullable
+
+
+def drop_nulls(value: Any, schema: Node | None) -> Any:
+    """``value`` without the nulls of non-nullable fields that have no default (nulls in lists stay)."""
+    if schema is None:
+        return value
+    if isinstance(value, dict):
+        def field(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
+            if sub is None:
+                return item
+            return _DROP if item is None and _drops_null(sub) else drop_nulls(item, sub)
+        return _mapped(value, field)
+    if isinstance(value, list):
+        items = schema.items
+        return _listed(value, lambda i, item: drop_nulls(item, items))
+    return value
+
+
+def _null_to_default(value: Any, schema: Node) -> bool:
+    return value is None and not schema.nullable and schema.default is not NO_DEFAULT
+
+
+def _default_of(schema: Node) -> Any:
+    return default(clone_json(schema.default), schema)
+
+
+def default(value: Any, schema: Node | None) -> Any:
+    """``value`` with the schema's defaults where a field is missing (or a non-nullable null)."""
+    if schema is None or not carries(schema, "default"):
+        return value
+    if isinstance(value, dict):
+        def field(key: str, item: Any) -> Any:
+            sub = _schema_of(schema, key)
+            if sub is None:
+                return item
+            return _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
+        out = _mapped(value, field)
+        missing = {key: _default_of(sub) for key, sub in schema.properties.items()
+                   if sub.default is not NO_DEFAULT and key not in out}
+        return {**out, **missing} if missing else out
+    if isinstance(value, list) and schema.items is not None:
+        items = schema.items
+        return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)
+                       else default(item, items))
+    return value

@@ -1,0 +1,183 @@
+"""One document through kubectl and the API server's create path, in the server's order.
+
+kubectl: the document must be an object with ``apiVersion`` and ``kind``, and a kind/version of KubeVirt's
+groups must be served by a CRD (REST mapping). The server (apiextensions-apiserver ``customresource_handler``,
+``rest.BeforeCreate``, ``customResourceStrategy.Validate``): metadata decoded as ObjectMeta, unknown fields
+pruned (refused under ``strict``, warned under ``warn``), non-nullable nulls dropped, defaults filled in, the
+namespace set (``default``, or the caller's) or cleared, ``status`` dropped, then metadata, schema,
+list-type and CEL validation; a refusal carries every error. A VirtualMachine the server stores then goes
+through KubeVirt's own schema check (:mod:`.webhook`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..api.versions import removed_version_problem
+from . import cel, names, objectmeta, openapi, prune, registry, webhook
+from .fielderror import FieldError, Path, dotted
+from .tables import crd_schemas
+
+STRICT, WARN, IGNORE = "strict", "warn", "ignore"
+MODES = (STRICT, WARN, IGNORE)
+ACCEPTED, REFUSED, NOT_VALIDATED = "accepted", "refused", "not-validated"
+KUBECTL, DECODE, VALIDATE, KUBEVIRT = "kubectl", "decode", "validate", "kubevirt"
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to validate: kubectl's ``--validate`` mode, the request's namespace, and whether the removed
+    instancetype versions are let through (for the command that converts them)."""
+
+    mode: str = STRICT
+    namespace: str = "default"
+    accept_removed: bool = False
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One refusal line: where (a JSON path of the document) and the message."""
+
+    path: Path
+    message: str
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The answer for one document.
+
+    ``obj`` is what the rest of the tool uses (``data`` with unknown fields and non-nullable nulls gone, or
+    ``data`` itself when nothing changed), ``stored`` the object as the server would store it.
+    """
+
+    verdict: str
+    stage: str = ""
+    obj: Any = None
+    stored: Any = None
+    problems: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+    pruned: tuple[str, ...] = ()
+    errors: tuple[FieldError, ...] = field(default=(), repr=False)
+
+
+def refused(stage: str, problems: list[Problem], **more: Any) -> Admission:
+    return Admission(REFUSED, stage, problems=tuple(problems), **more)
+
+
+def _brief(data: Any) -> str:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def removed_version(data: dict[str, Any]) -> Problem | None:
+    """The REST mapping refusal of a version KubeVirt removed, with its hint; None when not removed.
+
+    Worded in one place for every layer (:func:`..api.versions.removed_version_problem`);
+    ``Options.accept_removed`` lets such objects through unvalidated (they are converted later).
+    """
+    text = removed_version_problem(data)
+    return Problem(("apiVersion",), text) if text else None
+
+
+def _type_meta_missing(data: Any) -> Admission | None:
+    """kubectl's decoding of a document into an object: it needs a string ``kind`` and ``apiVersion``."""
+    if not isinstance(data, dict):
+        return refused(KUBECTL, [Problem((), f"Object 'Kind' is missing in '{_brief(data)}'")])
+    for key, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
+        value = data.get(key)
+        if not isinstance(value, str) or not value:
+            path: Path = (key,) if value is not None else ()
+            return refused(KUBECTL, [Problem(path, f"Object '{name}' is missing in '{_brief(data)}'")])
+    return None
+
+
+def admit(data: Any, options: Options = Options()) -> Admission:
+    """What kubectl and the API server answer for one decoded document (``data`` is left untouched)."""
+    missing = _type_meta_missing(data)
+    if missing is not None:
+        return missing
+    kind, api_version = str(data["kind"]), str(data["apiVersion"])
+    group, version = registry.split_api_version(api_version)
+    if group not in registry.GROUPS:
+        return Admission(NOT_VALIDATED, obj=data, stored=data)
+    crd = registry.lookup(group, kind)
+    if crd is None:
+        return refused(KUBECTL, [Problem(("kind",), registry.no_match(kind, api_version))])
+    if version not in crd.versions:
+        removed = removed_version(data)
+        if removed is not None and options.accept_removed:
+            return Admission(NOT_VALIDATED, obj=data, stored=data)
+        return refused(KUBECTL, [removed or Problem(("apiVersion",), registry.no_match(kind, api_version))])
+    if kind not in crd_schemas():
+        return Admission(NOT_VALIDATED, obj=data, stored=data)
+    return _create(data, crd, version, options)
+
+
+def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Options) -> Admission:
+    kind, schema = crd.kind, crd_schemas()[crd.kind]
+    meta = objectmeta.decode(data.get("metadata"), options.mode != IGNORE)
+    warnings = [Problem(("apiVersion",), crd.deprecated[version])] if version in crd.deprecated else []
+    prefix = f'{kind} in version "{version}" cannot be handled as a {kind}: '
+    if meta.error is not None:
+        where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
+        return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
+    obj, unknown = prune.prune(data, schema)
+    unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
+    obj = prune.drop_nulls(obj, schema)
+    metadata = obj.get("metadata")
+    if isinstance(metadata, dict) and not metadata.keys() <= objectmeta.FIELDS.keys():
+        obj = {**obj, "metadata": {k: v for k, v in metadata.items() if k in objectmeta.FIELDS}}
+    pruned = tuple(dotted(p) for p in unknown) if options.mode != IGNORE else ()
+    if unknown and options.mode == STRICT:
+        problems = [Problem(p, f'{prefix}strict decoding error: unknown field "{dotted(p)}"') for p in unknown]
+        return refused(DECODE, problems, warnings=tuple(warnings), pruned=pruned)
+    if options.mode == WARN:
+        warnings += [Problem(p, f'unknown field "{dotted(p)}"') for p in unknown]
+    return _validate(obj, meta.meta, crd, options, warnings, pruned)
+
+
+def _stored(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD, namespace: str) -> dict[str, Any]:
+    """The object as the server stores it (sharing the unchanged parts of ``obj``)."""
+    meta = dict(meta)
+    if crd.namespaced:
+        meta.setdefault("namespace", namespace)
+    else:
+        meta.pop("namespace", None)
+    meta["generation"] = 1
+    stored = {key: value for key, value in obj.items() if not (crd.status and key == "status")}
+    stored["metadata"] = meta
+    result: dict[str, Any] = prune.default(stored, crd_schemas()[crd.kind])
+    return result
+
+
+def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
+              options: Options, warnings: list[Problem], pruned: tuple[str, ...]) -> Admission:
+    stored = _stored(obj, meta, crd, options.namespace)
+    errors = field_errors(stored, crd)
+    if errors:
+        name = stored["metadata"].get("name", "")
+        head = f'{crd.kind}.{crd.group} "{name}" is invalid: '
+        problems = [Problem(e.path, head + e.text()) for e in errors]
+        return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
+    warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(stored["metadata"])]
+    if crd.kind == "VirtualMachine":
+        complaints = webhook.spec_problems(stored)
+        if complaints:
+            message = ", ".join(text for _, text in complaints)
+            return Admission(REFUSED, KUBEVIRT, obj, stored, (Problem(complaints[0][0], message),),
+                             tuple(warnings), pruned)
+    return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
+
+
+def field_errors(stored: dict[str, Any], crd: registry.CRD) -> list[FieldError]:
+    """Every error ``customResourceStrategy.Validate`` and the registry's name check find, in their order."""
+    schema = crd_schemas()[crd.kind]
+    errors = names.validate_meta(stored["metadata"], crd.namespaced)
+    errors += openapi.validate(stored, schema)
+    if not any(e.blocking for e in errors):
+        errors += cel.check_rules(stored, schema)
+    if not errors:
+        errors = names.path_segment_errors(stored["metadata"])
+    return errors

@@ -1,0 +1,64 @@
+"""KubeVirt's own schema check in its VirtualMachine webhooks, after the API server stored the object.
+
+``pkg/util/webhooks/webhooks.go`` ``ValidateSchema`` validates the VM's ``spec`` against KubeVirt's OpenAPI
+definitions with go-openapi (``pkg/util/openapi/openapi.go``), every definition closed to unknown properties.
+That is stricter than the CRD where the CRD keeps unknown fields (``spec.template.metadata``,
+``spec.dataVolumeTemplates[].metadata``, ``spec.template.spec.domain.clock``) and where it keeps nulls there.
+The messages are go-openapi's, with list indices left out of the path (spec §9.0); KubeVirt joins them with
+``, ``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .fielderror import Path
+from .openapi import kind_of, type_matches
+from .tables import Definitions, Node, kubevirt_definitions
+
+Problem = tuple[Path, str]
+
+
+def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None) -> list[Problem]:
+    """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message)."""
+    defs = definitions or kubevirt_definitions()
+    out: list[Problem] = []
+    _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), defs, out)
+    return out
+
+
+def _name(path: Path) -> str:
+    return ".".join(str(step) for step in path if not isinstance(step, int))
+
+
+def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
+    node = defs.resolve(node)
+    types = (node.type,) if isinstance(node.type, str) else tuple(node.type or ())
+    if value is None:
+        if not (node.nullable or "null" in types or not types):
+            out.append((path, f'{_name(path)} in body must be of type {",".join(types)}: "null"'))
+        return
+    if types and not type_matches(value, types):
+        out.append((path, f'{_name(path)} in body must be of type {",".join(types)}: "{kind_of(value)}"'))
+        return
+    if node.enum is not None and value not in node.enum:
+        shown = " ".join(str(v) for v in node.enum)
+        out.append((path, f"{_name(path)} in body should be one of [{shown}]"))
+    if isinstance(value, dict):
+        _object(value, node, path, defs, out)
+    elif isinstance(value, list) and node.items is not None:
+        for i, item in enumerate(value):
+            _node(item, node.items, (*path, i), defs, out)
+
+
+def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
+    out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
+               if key not in value)
+    for key, item in value.items():
+        sub = node.properties.get(key)
+        if sub is None and isinstance(node.additional, Node):
+            sub = node.additional
+        if sub is not None:
+            _node(item, sub, (*path, key), defs, out)
+        elif node.additional is False:
+            out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
