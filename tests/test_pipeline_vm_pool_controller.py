@@ -18,7 +18,7 @@ def pool(naming: Spec | None = None, generation: int | None = None) -> Spec:
         {"name": "shared", "persistentVolumeClaim": {"claimName": "shared"}},
         {"name": "cm", "configMap": {"name": "cm"}},
         {"name": "sec", "secret": {"secretName": "sec"}},
-        {"name": "ci", "cloudInitNoCloud": {"userDataSecretRef": {"name": "ud"},
+        {"name": "ci", "cloudInitNoCloud": {"secretRef": {"name": "ud"},
                                             "networkDataSecretRef": {"name": "nd"}}},
     ]
     meta: Spec = {"name": "web", "namespace": "prod"}
@@ -40,7 +40,7 @@ def names(vm: Spec) -> list[Any]:
     for volume in vm["spec"]["template"]["spec"]["volumes"]:
         source = next(v for k, v in volume.items() if k != "name")
         out.append(source.get("name") or source.get("claimName") or source.get("secretName")
-                   or [source[r]["name"] for r in ("userDataSecretRef", "networkDataSecretRef")])
+                   or [source[r]["name"] for r in ("secretRef", "networkDataSecretRef")])
     return out
 
 

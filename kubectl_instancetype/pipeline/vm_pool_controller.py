@@ -103,7 +103,8 @@ def _index_volume(volume: Spec, renamed: dict[str, str], suffix: str, configmaps
             cloud_init = volume.get(source)
             if not isinstance(cloud_init, dict):
                 continue
-            for ref in ("userDataSecretRef", "networkDataSecretRef"):
+            # The Go field UserDataSecretRef is spelled secretRef in JSON (api/core/v1 CloudInitNoCloudSource).
+            for ref in ("secretRef", "networkDataSecretRef"):
                 if isinstance(cloud_init.get(ref), dict):
                     cloud_init[ref]["name"] = f"{cloud_init[ref].get('name') or ''}{suffix}"
             break

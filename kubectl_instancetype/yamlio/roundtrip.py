@@ -76,7 +76,9 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> s
     # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
     # end of its own does not say which one the file uses.
     spliced = splice(lf, body.data, new) if "\n" in lf else None
-    if spliced is not None:
+    # Both paths keep one promise: a spliced body that would lose a comment goes to the editor, which keeps
+    # it or refuses below.
+    if spliced is not None and lost(lf, spliced) is None:
         out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
         return out.replace("\n", newline) if newline != "\n" else out
     style = detect(lf, whole)
