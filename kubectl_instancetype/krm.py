@@ -17,7 +17,8 @@ from .catalog import Catalog
 from .config import ARCHITECTURES, ClusterConfig
 from .errors import InputError, KubeVirtError, Location, Notice, ToolError
 from .inputs import Inputs
-from .render import Options, VMRenderer, error_path, flatten, render_each
+from .inputs.lists import flatten
+from .render import Options, VMRenderer, error_path, render_each
 from .validation import MODE_ALIASES
 from .yamlio import Document
 

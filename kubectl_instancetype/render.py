@@ -15,7 +15,6 @@ from typing import Any, Protocol
 
 from .api.encoding import encode_vm
 from .api.golang import clone_json
-from .api.lists import is_list
 from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
 from .catalog import Catalog
@@ -60,20 +59,6 @@ class Result:
 
     items: list[Item] = field(default_factory=list)
     problems: list[ToolError] = field(default_factory=list)
-
-
-def flatten(docs: Iterable[Document]) -> Iterator[Document]:
-    """Documents with ``kind: List`` (and the ``*List`` kinds of known API groups) replaced by their items."""
-    for doc in docs:
-        data = doc.data
-        if is_list(data):
-            items = data["items"] or []
-            if not isinstance(items, list):
-                raise InputError("items of a List must be a list", doc.locate(("items",)))
-            for i, item in enumerate(items):
-                yield from flatten([doc.nested(item, "items", i)])
-        else:
-            yield doc
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:

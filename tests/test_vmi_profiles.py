@@ -11,8 +11,8 @@ import pytest
 from kubectl_instancetype.catalog import Catalog
 from kubectl_instancetype.config import load_config
 from kubectl_instancetype.errors import KubeVirtError
+from kubectl_instancetype.inputs.lists import flatten
 from kubectl_instancetype.pipeline.stages import render_vmi
-from kubectl_instancetype.render import flatten
 from kubectl_instancetype.yamlio import load_stream
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"

@@ -1,7 +1,7 @@
 """Planning ``render --write`` and ``--output-dir``: the new text of each input file, nothing written.
 
 A file's documents are loaded again from the text that will be rewritten and paired, in order, with the
-rendered items of that file (``kind: List`` items one by one, as :func:`~kubectl_instancetype.render.flatten`
+rendered items of that file (``kind: List`` items one by one, as :func:`~kubectl_instancetype.inputs.lists.flatten`
 yields them). Each VirtualMachine that rendered is replaced by its :func:`.stored.stored_form`; everything
 else, including VMs that failed, keeps its data, so :func:`~kubectl_instancetype.yamlio.roundtrip.rewrite`
 copies it byte for byte.

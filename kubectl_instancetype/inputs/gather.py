@@ -16,11 +16,11 @@ from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import BuiltinFind, load_catalog
 from ..config import ClusterConfig, config_from
 from ..errors import InputError, Notice, ToolError, located
-from ..render import flatten
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
+from .lists import flatten
 from .origin import Origins
 from .sources import STDIN_NAME, Reader, Source
 
