@@ -8,7 +8,6 @@ built-in catalog): ``u1.meduim`` → ``did you mean "u1.medium"?``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
@@ -34,6 +33,8 @@ def fetch_revision(name: str, namespace: str) -> str:
 
 def suggestions(name: str, candidates: Iterable[str]) -> list[str]:
     """The names among ``candidates`` closest to ``name``: the best match and those about as close."""
+    import difflib  # only after a "not found"
+
     scored = []
     for candidate in sorted(set(candidates)):
         if candidate == name:

@@ -31,7 +31,9 @@ from ..api.names import (
 from ..quantity import canonical
 from .find import Lookup, find_object
 
-UID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype")
+# uuid5(NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype"), written out: computing it
+# at import would load OpenSSL's hash bindings into every render (4 ms), not only those that derive a UID.
+UID_NAMESPACE = uuid.UUID("1766c706-cc68-5224-bbd5-060783b53bba")
 _CLEARED = ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
 _QUANTITIES = (("memory", "guest"), ("memory", "maxGuest"), ("requirements", "memory", "guest"))
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -186,7 +185,7 @@ def _replace(place: Place, directory: int, data: bytes, info: os.stat_result | N
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    temporary = f".{place.name}.{secrets.token_hex(4)}.tmp"
+    temporary = f".{place.name}.{os.urandom(4).hex()}.tmp"  # random, as secrets.token_hex (not imported)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(temporary, flags, 0o600, dir_fd=directory)

@@ -180,5 +180,50 @@ def builtin_catalog(enabled: bool) -> Any:
     return find, VERSION
 
 
+@dataclass(frozen=True)
+class WriteOptions:
+    """What ``--write``/``--output-dir``/``--check``/``--diff``/``--color`` say."""
+
+    write: bool = False
+    output_dir: str | None = None
+    check: bool = False
+    diff: bool = False
+    color: str = "auto"
+
+    @property
+    def active(self) -> bool:
+        return self.write or self.output_dir is not None or self.check or self.diff
+
+    @property
+    def dry(self) -> bool:
+        """Whether to leave every file alone (``--check``, ``--diff``)."""
+        return self.check or self.diff
+
+
+def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    @click.option("-w", "--write", is_flag=True,
+                  help="Rewrite each input file in place with its VMs expanded, keeping comments and formatting.")
+    @click.option("--output-dir", metavar="DIR",
+                  help="Write the expanded files under DIR instead, mirroring the -f directories.")
+    @click.option("--check", is_flag=True,
+                  help="Write nothing; list the files --write (or --output-dir) would change and exit 1 if any.")
+    @click.option("--diff", "show_diff", is_flag=True,
+                  help="Write nothing; print the unified diff --write (or --output-dir) would apply.")
+    @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+                  help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
+    @functools.wraps(func)
+    def wrapper(*args: Any, write: bool, output_dir: str | None, check: bool, show_diff: bool, color: str,
+                **kwargs: Any) -> Any:
+        return func(*args, writing=WriteOptions(write, output_dir, check, show_diff, color), **kwargs)
+
+    return wrapper
+
+
+def outside_of(output_dir: str | None) -> tuple[str, ...]:
+    """The directories whose files are never inputs: the output directory."""
+    return (output_dir,) if output_dir is not None else ()
+
+
+
 junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
                             help="Also write a JUnit XML report to FILE: one test case per VirtualMachine.")

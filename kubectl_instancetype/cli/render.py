@@ -16,10 +16,19 @@ from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
-from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
+from .options import (
+    CatalogOptions,
+    InputOptions,
+    WriteOptions,
+    catalog_options,
+    input_options,
+    junit_option,
+    load,
+    outside_of,
+    write_options,
+)
 from .output import print_stream
 from .report import finish
-from .write import WriteOptions, outside_of, write_options
 
 OUTPUT_FORMATS = ("yaml", "json", "patch")
 

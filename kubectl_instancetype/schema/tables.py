@@ -15,47 +15,71 @@ import functools
 import json
 import pkgutil
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 NO_DEFAULT = object()
 
+_LIMITS = ("min", "max", "xmin", "xmax", "minL", "maxL", "minI", "maxI", "minP", "maxP", "mo", "u")
 
-@dataclass(frozen=True, eq=False)
+
 class Node:
-    """One schema node; absent keywords are None (or empty)."""
+    """One schema node, read from its table form; absent keywords are None (or empty).
 
-    type: str | tuple[str, ...] | None = None
-    properties: Mapping[str, Node] = field(default_factory=dict)
-    additional: Node | bool | None = None
-    items: Node | None = None
-    required: tuple[str, ...] = ()
-    enum: tuple[Any, ...] | None = None
-    pattern: re.Pattern[str] | None = None
-    pattern_text: str = ""
-    format: str | None = None
-    nullable: bool = False
-    int_or_string: bool = False
-    preserve_unknown: bool = False
-    embedded: bool = False
-    list_type: str | None = None
-    map_keys: tuple[str, ...] = ()
-    limits: Mapping[str, Any] = field(default_factory=dict)
-    default: Any = NO_DEFAULT
-    rules: tuple[tuple[str, str], ...] = ()
-    ref: str | None = None
+    Children and patterns are built on first use, so a check builds only the part of a schema its object
+    reaches (a VirtualMachine touches a small part of KubeVirt's schemas): cold start pays for no more.
+    ``carries`` answers whether a rule or a default lies below without building the subtree.
+    """
+
+    def __init__(self, raw: Mapping[str, Any], child: Callable[[Any], Node],
+                 carries: tuple[bool, bool] | None = None) -> None:
+        self._raw, self._child, self._carries = raw, child, carries
+        kind = raw.get("t")
+        self.type: str | tuple[str, ...] | None = tuple(kind) if isinstance(kind, list) else kind
+        self.required: tuple[str, ...] = tuple(raw.get("r", ()))
+        self.enum: tuple[Any, ...] | None = tuple(raw["e"]) if "e" in raw else None
+        self.pattern_text: str = raw.get("pat", "")
+        self.format: str | None = raw.get("f")
+        self.nullable = bool(raw.get("n"))
+        self.int_or_string = bool(raw.get("ios"))
+        self.preserve_unknown = bool(raw.get("pu"))
+        self.embedded = bool(raw.get("emb"))
+        self.list_type: str | None = raw.get("lt")
+        self.map_keys: tuple[str, ...] = tuple(raw.get("lk", ()))
+        self.limits: Mapping[str, Any] = {k: raw[k] for k in _LIMITS if k in raw}
+        self.default: Any = raw.get("d", NO_DEFAULT)
+        self.rules: tuple[tuple[str, str], ...] = tuple((rule, message) for rule, message in raw.get("v", ()))
+        self.ref: str | None = raw.get("ref")
+
+    @cached_property
+    def properties(self) -> Mapping[str, Node]:
+        return {name: self._child(sub) for name, sub in self._raw.get("p", {}).items()}
+
+    @cached_property
+    def additional(self) -> Node | bool | None:
+        add = self._raw.get("a")
+        return add if isinstance(add, bool) or add is None else self._child(add)
+
+    @cached_property
+    def items(self) -> Node | None:
+        return self._child(self._raw["i"]) if "i" in self._raw else None
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        return go_regexp(self._raw["pat"]) if "pat" in self._raw else None
+
+    def carries(self, what: str) -> bool:
+        """Whether this node or one below it has CEL ``rules`` (``what="rules"``) or a ``default``."""
+        if self._carries is None:
+            self._carries = _carries_inline(self._raw)
+        return self._carries[0] if what == "rules" else self._carries[1]
 
 
-@functools.cache
 def carries(node: Node, what: str) -> bool:
     """Whether ``node`` or a node below it has CEL ``rules`` or a ``default``: walks skip the other subtrees."""
-    here = bool(node.rules) if what == "rules" else node.default is not NO_DEFAULT
-    children = [*node.properties.values(), node.items, node.additional]
-    return here or any(carries(child, what) for child in children if isinstance(child, Node))
-
-
-_LIMITS = ("min", "max", "xmin", "xmax", "minL", "maxL", "minI", "maxI", "minP", "maxP", "mo", "u")
+    return node.carries(what)
 
 
 def go_regexp(pattern: str) -> re.Pattern[str]:
@@ -63,31 +87,34 @@ def go_regexp(pattern: str) -> re.Pattern[str]:
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
-def make_node(raw: Mapping[str, Any], child: Any) -> Node:
-    """A node from its table form; ``child`` turns a table child (index or inline node) into a Node."""
+def _children(raw: Mapping[str, Any]) -> list[Any]:
+    """The table children of a node: its properties, items and additionalProperties schema."""
     add = raw.get("a")
-    kind = raw.get("t")
-    return Node(
-        type=tuple(kind) if isinstance(kind, list) else kind,
-        properties={name: child(sub) for name, sub in raw.get("p", {}).items()},
-        additional=add if isinstance(add, bool) or add is None else child(add),
-        items=child(raw["i"]) if "i" in raw else None,
-        required=tuple(raw.get("r", ())),
-        enum=tuple(raw["e"]) if "e" in raw else None,
-        pattern=go_regexp(raw["pat"]) if "pat" in raw else None,
-        pattern_text=raw.get("pat", ""),
-        format=raw.get("f"),
-        nullable=bool(raw.get("n")),
-        int_or_string=bool(raw.get("ios")),
-        preserve_unknown=bool(raw.get("pu")),
-        embedded=bool(raw.get("emb")),
-        list_type=raw.get("lt"),
-        map_keys=tuple(raw.get("lk", ())),
-        limits={k: raw[k] for k in _LIMITS if k in raw},
-        default=raw.get("d", NO_DEFAULT),
-        rules=tuple((rule, message) for rule, message in raw.get("v", ())),
-        ref=raw.get("ref"),
-    )
+    return [*raw.get("p", {}).values(), *([raw["i"]] if "i" in raw else []),
+            *([] if isinstance(add, bool) or add is None else [add])]
+
+
+def _here(raw: Mapping[str, Any]) -> tuple[bool, bool]:
+    return bool(raw.get("v")), "d" in raw
+
+
+def _carries_inline(raw: Mapping[str, Any]) -> tuple[bool, bool]:
+    rules, default = _here(raw)
+    for sub in _children(raw):
+        below = _carries_inline(sub)
+        rules, default = rules or below[0], default or below[1]
+    return rules, default
+
+
+def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[tuple[bool, bool]]:
+    """``carries`` of every node of the CRD table in one pass (children always come before their parents)."""
+    flags: list[tuple[bool, bool]] = []
+    for raw in nodes:
+        rules, default = _here(raw)
+        for index in _children(raw):
+            rules, default = rules or flags[index][0], default or flags[index][1]
+        flags.append((rules, default))
+    return flags
 
 
 def _read(name: str) -> Any:
@@ -102,10 +129,16 @@ def _read(name: str) -> Any:
 def crd_schemas() -> dict[str, Node]:
     """The CRD ``openAPIV3Schema`` of every KubeVirt kind the tool validates, by kind."""
     table = _read("crds.json")
-    built: list[Node] = []
-    for raw in table["nodes"]:  # children always come before their parents
-        built.append(make_node(raw, built.__getitem__))
-    return {kind: built[index] for kind, index in table["kinds"].items()}
+    raws, flags = table["nodes"], _carries_indexed(table["nodes"])
+    built: dict[int, Node] = {}
+
+    def child(index: int) -> Node:
+        node = built.get(index)
+        if node is None:
+            node = built[index] = Node(raws[index], child, flags[index])
+        return node
+
+    return {kind: child(index) for kind, index in table["kinds"].items()}
 
 
 @dataclass(frozen=True)
@@ -121,11 +154,31 @@ class Definitions:
         return node
 
 
+class _Definitions(Mapping[str, Node]):
+    """The definitions by name, each built when first resolved."""
+
+    def __init__(self, raws: Mapping[str, Any]) -> None:
+        self._raws = raws
+        self._built: dict[str, Node] = {}
+
+    def __getitem__(self, name: str) -> Node:
+        node = self._built.get(name)
+        if node is None:
+            node = self._built[name] = _inline(self._raws[name])
+        return node
+
+    def __iter__(self) -> Any:
+        return iter(self._raws)
+
+    def __len__(self) -> int:
+        return len(self._raws)
+
+
 def _inline(raw: Mapping[str, Any]) -> Node:
-    return make_node(raw, _inline)
+    return Node(raw, _inline)
 
 
 @functools.cache
 def kubevirt_definitions() -> Definitions:
     table = _read("kubevirt-openapi.json")
-    return Definitions({name: _inline(raw) for name, raw in table["definitions"].items()}, table["root"])
+    return Definitions(_Definitions(table["definitions"]), table["root"])
