@@ -12,7 +12,8 @@ import pytest
 from conftest import ROOT, SHARED
 
 from kubectl_instancetype.schema.cel import RuleError, compile_rule
-from kubectl_instancetype.schema.tables import Node, crd_schemas, kubevirt_definitions
+from kubectl_instancetype.schema.prune import has_null
+from kubectl_instancetype.schema.tables import NO_DEFAULT, Node, crd_schemas, kubevirt_definitions
 
 SCRIPT = ROOT / "scripts" / "generate-schemas"
 
@@ -108,3 +109,40 @@ def test_tables_are_package_data() -> None:
     assert "schema/data/*.json" in setup
     assert {p.name for p in Path(ROOT / "kubectl_instancetype" / "schema" / "data").glob("*.json")} == {
         "crds.json", "kubevirt-openapi.json"}
+
+
+def _carries_by_walking(node: Node, what: str) -> bool:
+    here = bool(node.rules) if what == "rules" else node.default is not NO_DEFAULT
+    return here or any(_carries_by_walking(child, what) for child in
+                       [*node.properties.values(), node.items, node.additional] if isinstance(child, Node))
+
+
+@pytest.mark.parametrize("what", ["rules", "default"])
+def test_carries_from_the_table_agrees_with_a_walk_of_the_built_nodes(what: str) -> None:
+    seen: set[int] = set()
+    nodes = [node for schema in crd_schemas().values() for node in _walk(schema, seen)]
+    assert any(node.carries(what) for node in nodes) and not all(node.carries(what) for node in nodes)
+    assert all(node.carries(what) == _carries_by_walking(node, what) for node in nodes)
+
+
+def test_nodes_are_built_as_a_check_reaches_them() -> None:
+    raw = {"t": "object", "p": {"a": {"t": "string", "pat": "^x$"}, "b": {"t": "object", "p": {"c": {"d": 1}}}}}
+    built: list[Any] = []
+
+    def child(sub: Any) -> Node:
+        built.append(sub)
+        return Node(sub, child)
+
+    root = Node(raw, child)
+    assert built == []
+    assert root.properties["a"].pattern is not None and root.properties["a"].pattern.search("x")
+    assert len(built) == 2  # a and b, not b's child c
+    assert root.carries("default") and not root.properties["a"].carries("default")
+
+
+@pytest.mark.parametrize(("value", "found"), [
+    ({}, False), ({"a": [1, {"b": "x"}]}, False), ({"a": None}, True), ({"a": [{"b": [None]}]}, True),
+    ({"a": [0, False, ""]}, False), ([[[]], {"x": {"y": None}}], True),
+])
+def test_has_null(value: Any, found: bool) -> None:
+    assert has_null(value) is found

@@ -52,11 +52,18 @@ _CHECKS: dict[str, Any] = {
 }
 
 
+# The one kind of the values most nodes hold, found by their class alone (the checks below cover the rest).
+_KIND_BY_CLASS = {dict: "object", list: "array", str: "string", bool: "boolean"}
+
+
 def type_matches(value: Any, wanted: str | tuple[str, ...] | None, int_or_string: bool = False) -> bool:
     if int_or_string:
         return isinstance(value, str) or _is_integer(value)
     if wanted is None:
         return True
+    kind = _KIND_BY_CLASS.get(value.__class__)
+    if kind is not None:
+        return kind == wanted if isinstance(wanted, str) else kind in wanted
     if isinstance(wanted, str):
         return bool(_CHECKS[wanted](value))
     return any(_CHECKS[kind](value) for kind in wanted)
@@ -134,8 +141,15 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
         sub = node.properties.get(key)
         if sub is None and isinstance(node.additional, Node):
             sub = node.additional
-        if sub is not None:
+        if sub is not None and not _plain_leaf(item, sub):
             _node(item, sub, (*path, key), errs)
+
+
+def _plain_leaf(value: Any, node: Node) -> bool:
+    """A scalar its node has nothing to say about (right type, no enum or limits): most leaves are, and
+    checking them here spares building their path."""
+    return (value.__class__ in (str, bool) and node.enum is None and not node.limits and not node.pattern_text
+            and type_matches(value, node.type, node.int_or_string))
 
 
 def duplicates(items: list[Any], node: Node, path: Path) -> list[FieldError]:

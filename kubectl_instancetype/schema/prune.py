@@ -67,6 +67,8 @@ def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path])
             return value
         pruned.append((*parent, key))
         return _DROP
+    if not isinstance(value, (dict, list)):
+        return value  # a scalar has nothing to prune: no path to build for it
     return _walk(value, sub, (*parent, key), pruned)
 
 
@@ -130,6 +132,19 @@ def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> Any:
 
 def _drops_null(schema: Node) -> bool:
     return schema.default is NO_DEFAULT and not schema.nullable
+
+
+def has_null(value: dict[str, Any] | list[Any]) -> bool:
+    """Whether a null lies anywhere in ``value``: most objects have none, and then :func:`drop_nulls` (a walk
+    along the schema) has nothing to do. Each container is searched at C speed, without recursion."""
+    stack = [value]
+    while stack:
+        here = stack.pop()
+        children = here.values() if isinstance(here, dict) else here
+        if None in children:
+            return True
+        stack.extend(child for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def drop_nulls(value: Any, schema: Node | None) -> Any:

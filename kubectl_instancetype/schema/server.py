@@ -125,7 +125,8 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
     obj, unknown = prune.prune(data, schema)
     unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
-    obj = prune.drop_nulls(obj, schema)
+    if prune.has_null(obj):
+        obj = prune.drop_nulls(obj, schema)
     metadata = obj.get("metadata")
     if isinstance(metadata, dict) and not metadata.keys() <= objectmeta.FIELDS.keys():
         obj = {**obj, "metadata": {k: v for k, v in metadata.items() if k in objectmeta.FIELDS}}

@@ -38,6 +38,7 @@ class Node:
         self._raw, self._child, self._carries = raw, child, carries
         kind = raw.get("t")
         self.type: str | tuple[str, ...] | None = tuple(kind) if isinstance(kind, list) else kind
+        self.types: tuple[str, ...] = (kind,) if isinstance(kind, str) else tuple(kind or ())
         self.required: tuple[str, ...] = tuple(raw.get("r", ()))
         self.enum: tuple[Any, ...] | None = tuple(raw["e"]) if "e" in raw else None
         self.pattern_text: str = raw.get("pat", "")

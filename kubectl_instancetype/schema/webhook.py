@@ -33,7 +33,7 @@ def _name(path: Path) -> str:
 
 def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
     node = defs.resolve(node)
-    types = (node.type,) if isinstance(node.type, str) else tuple(node.type or ())
+    types = node.types
     if value is None:
         if not (node.nullable or "null" in types or not types):
             out.append((path, f'{_name(path)} in body must be of type {",".join(types)}: "null"'))
@@ -59,6 +59,12 @@ def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, ou
         if sub is None and isinstance(node.additional, Node):
             sub = node.additional
         if sub is not None:
-            _node(item, sub, (*path, key), defs, out)
+            if not _plain_leaf(item, defs.resolve(sub)):
+                _node(item, sub, (*path, key), defs, out)
         elif node.additional is False:
             out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
+
+
+def _plain_leaf(value: Any, node: Node) -> bool:
+    """A string or boolean of the right type and no enum: nothing to say, and no path to build for it."""
+    return value.__class__ in (str, bool) and node.enum is None and (not node.types or type_matches(value, node.types))
