@@ -24,6 +24,16 @@ from .versions import check_version
 BuiltinFind = Callable[[str, str], "dict[str, Any] | None"]
 
 
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in catalog as the catalog uses it: its lookup, the names it serves ("did you mean") and its
+    version (named in warnings)."""
+
+    find: BuiltinFind
+    names: Callable[[str], Iterable[str]] | None = None
+    version: str = ""
+
+
 @dataclass
 class Loaded:
     """A catalog and what loading it found: problems (exit 3 or 1) and warnings."""
@@ -38,11 +48,12 @@ class Loaded:
         self.blamed.append(doc)
 
 
-def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind | None,
-                 builtin_version: str = "", accept_removed: bool = False) -> Loaded:
+def load_catalog(docs: Iterable[Document], namespace: str, builtin: Builtin | None,
+                 accept_removed: bool = False) -> Loaded:
     """Index every catalog and support object of ``docs`` (checked documents, earlier ones first);
     ``accept_removed``: take v1alpha1/v1alpha2 objects as a cluster older than KubeVirt v1.7 did."""
-    loaded = Loaded(Catalog(default_namespace=namespace, builtin=builtin, builtin_names=_names_of(builtin)))
+    find, names = (builtin.find, builtin.names) if builtin is not None else (None, None)
+    loaded = Loaded(Catalog(default_namespace=namespace, builtin=find, builtin_names=names))
     for doc in docs:
         kind = doc.data.get("kind")
         if not isinstance(kind, str) or kind not in INDEXED_KINDS:  # the KRM function passes unchecked items
@@ -52,17 +63,8 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: BuiltinFind 
         except ToolError as exc:
             loaded.fail(exc, doc)
     if builtin is not None:
-        loaded.warnings.extend(shadow_warnings(loaded.catalog, builtin, builtin_version))
+        loaded.warnings.extend(shadow_warnings(loaded.catalog, builtin.find, builtin.version))
     return loaded
-
-
-def _names_of(builtin: BuiltinFind | None) -> Callable[[str], Iterable[str]] | None:
-    """The names the built-in catalog serves (for "did you mean"), when ``builtin`` is its lookup."""
-    if builtin is None:
-        return None
-    from .builtin import find, names
-
-    return names if builtin is find else None
 
 
 def _load(doc: Document, loaded: Loaded, accept_removed: bool) -> None:

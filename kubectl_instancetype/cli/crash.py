@@ -1,7 +1,7 @@
 """The last line of defence at the entry point: standard streams that cannot be used, and bugs.
 
 Every problem the tool anticipates is a :class:`~kubectl_instancetype.errors.ToolError` with its own
-status. Anything else that escapes a command is a bug of this tool: it ends with :data:`EXIT_BUG` (4) and
+status. Anything else that escapes a command is a bug of this tool: it ends with ``Ending.BUG`` (4) and
 one line that says so and how to report it, never with a traceback nor with status 1, which means
 "KubeVirt would refuse this VM" to a CI job. A standard stream that is closed, full or a broken pipe is
 not a bug: the run ends quietly (broken pipe) or with one line and status 3.
@@ -18,9 +18,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from ..errors import EXIT_BUG, EXIT_INPUT, one_line
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+from ..errors import one_line
+from ..reporters.status import Ending
 
 REPORT_URL = "https://github.com/kubevirt/kubectl-instancetype/issues"
 DEBUG_ENV = "KUBECTL_INSTANCETYPE_TRACEBACK"  # set to print the traceback of a bug as well
@@ -91,12 +90,12 @@ def guarded(run: Callable[[], Any]) -> Any:
         _flush()
         raise exc from None
     except (KeyboardInterrupt, Interrupted):
-        _exit(EXIT_INTERRUPTED, "error: interrupted")
+        _exit(Ending.INTERRUPTED, "error: interrupted")
     except (BrokenPipeError, StreamBroken):
-        _exit(EXIT_INPUT, "error: cannot write the output: Broken pipe", drop_output=True)
+        _exit(Ending.OUTPUT_FAILED, "error: cannot write the output: Broken pipe", drop_output=True)
     except OSError as exc:
         if _is_stream_error(exc):
-            _exit(EXIT_INPUT, f"error: cannot write the output: {exc.strerror or exc}", drop_output=True)
+            _exit(Ending.OUTPUT_FAILED, f"error: cannot write the output: {exc.strerror or exc}", drop_output=True)
         _bug(exc)
     except RecursionError as exc:
         _bug(exc, "nesting this deep should have been refused")
@@ -116,10 +115,10 @@ def _flush() -> None:
     try:
         stream.flush()
     except BrokenPipeError:
-        _exit(EXIT_INPUT, "error: cannot write the output: Broken pipe", drop_output=True)
+        _exit(Ending.OUTPUT_FAILED, "error: cannot write the output: Broken pipe", drop_output=True)
     except (OSError, ValueError) as exc:
         message = f"error: cannot write the output: {getattr(exc, 'strerror', None) or exc}"
-        _exit(EXIT_INPUT, message, drop_output=True)
+        _exit(Ending.OUTPUT_FAILED, message, drop_output=True)
 
 
 def _bug(exc: BaseException, note: str = "") -> NoReturn:
@@ -131,7 +130,7 @@ def _bug(exc: BaseException, note: str = "") -> NoReturn:
     if os.environ.get(DEBUG_ENV):
         _say("".join(traceback.format_exception(exc)))
     _exit(
-        EXIT_BUG,
+        Ending.BUG,
         f"error: internal error (a bug in kubectl-instancetype, not in your input): {detail}{at}; "
         f"please report it at {REPORT_URL} with the command line and the input "
         f"({DEBUG_ENV}=1 prints the traceback)",
@@ -149,7 +148,7 @@ def _say(text: str) -> None:
         pass
 
 
-def _exit(status: int, message: str | None, drop_output: bool = False) -> NoReturn:
+def _exit(ending: Ending, message: str | None, drop_output: bool = False) -> NoReturn:
     if message is not None:
         _say(one_line(message[:2000]))
     if drop_output:  # the interpreter's own flush at exit must not fail again on the broken stream
@@ -159,4 +158,4 @@ def _exit(status: int, message: str | None, drop_output: bool = False) -> NoRetu
             os.close(devnull)
         except OSError:
             pass
-    sys.exit(status)
+    sys.exit(int(ending))

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ..catalog.loading import Builtin
 from ..config import ARCHITECTURES
 from ..inputs import Inputs, Request, gather
 from ..validation import MODE_ALIASES
@@ -171,13 +172,13 @@ def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
     return gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
 
 
-def builtin_catalog(enabled: bool) -> Any:
-    """The built-in catalog's lookup and version, or None when it is turned off (imported only then)."""
+def builtin_catalog(enabled: bool) -> Builtin | None:
+    """The built-in catalog, or None when it is turned off (imported only when on)."""
     if not enabled:
         return None
-    from ..catalog.builtin import VERSION, find
+    from ..catalog.builtin import VERSION, find, names
 
-    return find, VERSION
+    return Builtin(find, names, VERSION)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
-from ..catalog.loading import BuiltinFind, load_catalog
+from ..catalog.loading import Builtin, load_catalog
 from ..config import ClusterConfig, config_from
 from ..errors import InputError, Notice, ToolError, located
 from ..schema.server import Options as ValidateOptions
@@ -86,11 +86,11 @@ class _Found:
 
 
 def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
-           builtin: tuple[BuiltinFind, str] | None = None) -> Inputs:
+           builtin: Builtin | None = None) -> Inputs:
     """Read and check every source of ``request`` (after the ``given`` documents), then index the catalog.
 
-    ``builtin`` is the built-in catalog's lookup and version (None: none); a cluster configuration that
-    turns common-instancetypes off turns it off too.
+    ``builtin`` is the built-in catalog (None: none); a cluster configuration that turns
+    common-instancetypes off turns it off too.
     """
     found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
     documents = _checked(list(given), request.judge, found)
@@ -100,12 +100,13 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     config = _config(request, reader, documents, found)
-    find, version = builtin if builtin and request.builtin and config.common_instancetypes else (None, "")
+    if not (request.builtin and config.common_instancetypes):
+        builtin = None
     origins = Origins.of(documents, STDIN_NAME)
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
                       tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), origins)
-    loaded = load_catalog(catalog_docs + documents, request.namespace, find, version, request.accept_removed)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, request.accept_removed)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)

@@ -4,14 +4,28 @@
     1  findings: KubeVirt would reject a VirtualMachine or refuse a catalog object; files would change
        (``--check``); expansions changed (``diff``)
     2  usage error (click's own, and :class:`~kubectl_instancetype.errors.UsageError`)
-    3  input that cannot be processed
+    3  input that cannot be processed; standard output that cannot be written
+    4  a bug of this tool
+  130  interrupted (Ctrl-C)
+
+A run that finishes gets its status from its :class:`RunResult`; a run that cannot finish, from how it
+ended (:class:`Ending`, which ``cli/crash.py`` recognises).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
-from ..errors import EXIT_FINDINGS, EXIT_OK, Notice, ToolError
+from ..errors import EXIT_BUG, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, Notice, ToolError
+
+
+class Ending(IntEnum):
+    """How a run that cannot finish ends; each value is its exit status."""
+
+    OUTPUT_FAILED = EXIT_INPUT  # standard output closed, full or a broken pipe: not the input's fault, not a bug
+    BUG = EXIT_BUG  # anything no ToolError anticipated: never 1, which a CI job reads as "KubeVirt refuses"
+    INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
 
 
 @dataclass(frozen=True)
