@@ -62,7 +62,8 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     from ..yamlio.emit import dump_yaml_all
 
     sys.stdout.write(dump_yaml_all(output(envelope, outcome)))
-    finish(RunResult(tuple(_located(f, rl_doc) for f in outcome.findings), outcome.notices), origins=loaded.origins)
+    findings = tuple(_located(f, rl_doc) for f in outcome.findings)
+    finish(RunResult(findings, outcome.notices), provenance=loaded.provenance)
 
 
 def _read_input() -> tuple[Envelope, Document | None]:

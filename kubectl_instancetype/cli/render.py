@@ -88,7 +88,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
-    origins = loaded.origins
+    provenance = loaded.provenance
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
     changed, notes = False, list[str]()
@@ -105,7 +105,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         status, notes = apply(wanted, items, present, writing, seen.problems)
         changed = status != EXIT_OK
     finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes,
-           origins=origins)
+           provenance=provenance)
 
 
 @dataclass

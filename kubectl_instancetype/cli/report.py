@@ -15,21 +15,21 @@ from typing import NoReturn
 import click
 
 from ..errors import InputError, Location
-from ..inputs import Origins
+from ..inputs import Provenances
 from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
 
 
 def report(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
-           origins: Origins | None = None) -> int:
+           provenance: Provenances | None = None) -> int:
     """Print ``result`` on stderr (``notes`` last), write the JUnit report if asked; the exit status.
 
-    ``origins`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
+    ``provenance`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
     annotations): problems in those objects are reported there instead of on ``<stdin>``.
     """
-    if origins is not None and origins.entries:
-        result = _relocated(result, origins)
+    if provenance is not None and provenance.entries:
+        result = _relocated(result, provenance)
     if junit is not None:
         result = _write_junit(result, junit, suite)
     for line in lines(result):
@@ -43,17 +43,17 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
 
 
 def finish(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
-           origins: Origins | None = None) -> NoReturn:
+           provenance: Provenances | None = None) -> NoReturn:
     """:func:`report`, then exit with its status."""
-    sys.exit(report(result, junit=junit, suite=suite, notes=notes, origins=origins))
+    sys.exit(report(result, junit=junit, suite=suite, notes=notes, provenance=provenance))
 
 
-def _relocated(result: RunResult, origins: Origins) -> RunResult:
-    checked = tuple(Checked(c.name, c.file, origins.problem(c.problem) if c.problem else None)
+def _relocated(result: RunResult, provenance: Provenances) -> RunResult:
+    checked = tuple(Checked(c.name, c.file, provenance.problem(c.problem) if c.problem else None)
                     for c in result.checked)
-    problems = tuple(origins.problem(p) for p in result.problems)
-    notices = tuple(origins.notice(n) for n in result.notices)
-    return RunResult(problems, notices, result.changed, tuple(origins.problem(p) for p in result.shown), checked)
+    problems = tuple(provenance.problem(p) for p in result.problems)
+    notices = tuple(provenance.notice(n) for n in result.notices)
+    return RunResult(problems, notices, result.changed, tuple(provenance.problem(p) for p in result.shown), checked)
 
 
 def _write_junit(result: RunResult, path: str, suite: str) -> RunResult:

@@ -56,7 +56,7 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))
-    status = report(RunResult(tuple(problems), tuple(notices)), origins=loaded.origins)
+    status = report(RunResult(tuple(problems), tuple(notices)), provenance=loaded.provenance)
     _print(out, output)
     sys.exit(status)
 

@@ -21,7 +21,7 @@ from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .exclude import excluded
 from .lists import flatten
-from .origin import Origins
+from .provenance import Provenances
 from .sources import STDIN_NAME, Reader, Source
 
 NOT_AN_OBJECT = "skipped: not a Kubernetes object (no kind)"
@@ -67,7 +67,7 @@ class Inputs:
     notices: tuple[Notice, ...] = ()
     blamed: tuple[Document | None, ...] = ()
     files: tuple[str, ...] = field(default=())  # the sources read, by display name
-    origins: Origins = field(default_factory=Origins)  # files named by the annotations of stdin's objects
+    provenance: Provenances = field(default_factory=Provenances)  # files named by the annotations of stdin's objects
 
 
 @dataclass
@@ -102,16 +102,16 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     config = _config(request, reader, documents, found)
     if not (request.builtin and config.common_instancetypes):
         builtin = None
-    origins = Origins.of(documents, STDIN_NAME)
+    provenance = Provenances.of(documents, STDIN_NAME)
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
-                      tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), origins)
+                      tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), provenance)
     loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, request.accept_removed)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
     return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
-                  tuple(found.blamed), tuple(found.files), origins)
+                  tuple(found.blamed), tuple(found.files), provenance)
 
 
 def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found) -> list[Document]:

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.errors import Location
-from kubectl_instancetype.inputs import Origins
+from kubectl_instancetype.inputs import Provenances
 from kubectl_instancetype.yamlio import load_stream
 
 SIZE = """apiVersion: instancetype.kubevirt.io/v1beta1
@@ -75,7 +75,7 @@ def test_the_krm_function_names_the_files_of_a_helm_stream() -> None:
 
 def test_relocation_of_a_location_on_another_stream_is_nothing() -> None:
     docs = load_stream(vm("web", {"config.kubernetes.io/path": "a.yaml"}), "<stdin>")
-    origins = Origins.of(docs, "<stdin>")
+    origins = Provenances.of(docs, "<stdin>")
     assert origins.relocate(Location("other.yaml", 3, 1)) == Location("other.yaml", 3, 1)
     assert origins.relocate(Location("<stdin>", 3, 1)) == Location("a.yaml", 3, 1)
     assert origins.relocate(None) is None

@@ -26,7 +26,7 @@ INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.i
 
 
 @dataclass(frozen=True)
-class Origin:
+class Provenance:
     """An object that starts at ``start`` (a line of ``stream``) and comes from ``file`` (None: unknown),
     where it starts at ``line``."""
 
@@ -36,30 +36,30 @@ class Origin:
     line: int | None = 1  # None: somewhere in the file, not known where
 
 
-def origin_of(doc: Document) -> Origin:
+def provenance_of(doc: Document) -> Provenance:
     """The file ``doc``'s annotations name, if any, and where ``doc`` starts."""
     start = doc.location
     meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None
     annotations: Any = meta.get("annotations") if isinstance(meta, dict) else None
     if not isinstance(annotations, dict):
-        return Origin(start.path, start.line, None)
+        return Provenance(start.path, start.line, None)
     path = next((annotations[a] for a in PATH_ANNOTATIONS if isinstance(annotations.get(a), str)), None)
     line = next((str(annotations[a]) for a in LINE_ANNOTATIONS if a in annotations), "")
     index = next((str(annotations[a]) for a in INDEX_ANNOTATIONS if a in annotations), "0")
     if line.isdigit():
-        return Origin(start.path, start.line, path or None, int(line))
-    return Origin(start.path, start.line, path or None, 1 if index in ("", "0") else None)
+        return Provenance(start.path, start.line, path or None, int(line))
+    return Provenance(start.path, start.line, path or None, 1 if index in ("", "0") else None)
 
 
 @dataclass(frozen=True)
-class Origins:
+class Provenances:
     """The origins of the objects of standard input, by the line each starts at."""
 
-    entries: tuple[Origin, ...] = ()
+    entries: tuple[Provenance, ...] = ()
 
     @classmethod
-    def of(cls, docs: Iterable[Document], stream: str) -> Origins:
-        found = [origin_of(d) for d in docs if d.source == stream]
+    def of(cls, docs: Iterable[Document], stream: str) -> Provenances:
+        found = [provenance_of(d) for d in docs if d.source == stream]
         if all(o.file is None for o in found):
             return cls()
         return cls(tuple(sorted(found, key=lambda o: o.start)))
