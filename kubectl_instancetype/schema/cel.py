@@ -145,10 +145,9 @@ def check_rules(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
             kind = node.type if isinstance(node.type, str) else "object"
             errs.append(invalid(path, kind, message or f"failed rule: {rule}"))
     if isinstance(value, dict):
+        carrying, additional = node.carrying("rules")
         for key, item in value.items():
-            sub = node.properties.get(key)
-            if sub is None and isinstance(node.additional, Node):
-                sub = node.additional
+            sub = carrying.get(key) if key in node.properties else additional
             if sub is not None:
                 errs.extend(check_rules(item, sub, (*path, key)))
     elif isinstance(value, list) and node.items is not None:

@@ -136,7 +136,8 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
     limits = node.limits
     if "maxP" in limits and len(value) > limits["maxP"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxP']} items"))
-    errs.extend(required((*path, key)) for key in node.required if key not in value)
+    if node.required:
+        errs.extend(required((*path, key)) for key in node.required if key not in value)
     for key, item in value.items():
         sub = node.properties.get(key)
         if sub is None and isinstance(node.additional, Node):

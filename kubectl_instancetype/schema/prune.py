@@ -143,7 +143,9 @@ def has_null(value: dict[str, Any] | list[Any]) -> bool:
         children = here.values() if isinstance(here, dict) else here
         if None in children:
             return True
-        stack.extend(child for child in children if isinstance(child, (dict, list)))
+        for child in children:
+            if isinstance(child, (dict, list)):
+                stack.append(child)
     return False
 
 
@@ -177,14 +179,15 @@ def default(value: Any, schema: Node | None) -> Any:
     if schema is None or not carries(schema, "default"):
         return value
     if isinstance(value, dict):
+        carrying, additional = schema.carrying("default")
+
         def field(key: str, item: Any) -> Any:
-            sub = _schema_of(schema, key)
+            sub = carrying.get(key) if key in schema.properties else additional
             if sub is None:
-                return item
+                return item  # nothing below has a default
             return _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
         out = _mapped(value, field)
-        missing = {key: _default_of(sub) for key, sub in schema.properties.items()
-                   if sub.default is not NO_DEFAULT and key not in out}
+        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in out}
         return {**out, **missing} if missing else out
     if isinstance(value, list) and schema.items is not None:
         items = schema.items

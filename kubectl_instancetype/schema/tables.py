@@ -36,6 +36,7 @@ class Node:
     def __init__(self, raw: Mapping[str, Any], child: Callable[[Any], Node],
                  carries: tuple[bool, bool] | None = None) -> None:
         self._raw, self._child, self._carries = raw, child, carries
+        self._carrying: dict[str, tuple[Mapping[str, Node], Node | None]] = {}
         kind = raw.get("t")
         self.type: str | tuple[str, ...] | None = tuple(kind) if isinstance(kind, list) else kind
         self.types: tuple[str, ...] = (kind,) if isinstance(kind, str) else tuple(kind or ())
@@ -70,6 +71,23 @@ class Node:
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
         return go_regexp(self._raw["pat"]) if "pat" in self._raw else None
+
+    def carrying(self, what: str) -> tuple[Mapping[str, Node], Node | None]:
+        """The properties whose subtree carries ``what`` (see :meth:`carries`), and the additionalProperties
+        schema if it does: a walk looking for rules or defaults descends into these only."""
+        found = self._carrying.get(what)
+        if found is None:
+            add = self.additional
+            found = self._carrying[what] = (
+                {key: sub for key, sub in self.properties.items() if sub.carries(what)},
+                add if isinstance(add, Node) and add.carries(what) else None,
+            )
+        return found
+
+    @cached_property
+    def defaulted(self) -> tuple[tuple[str, Node], ...]:
+        """The properties that have a default of their own, in schema order."""
+        return tuple((key, sub) for key, sub in self.properties.items() if sub.default is not NO_DEFAULT)
 
     def carries(self, what: str) -> bool:
         """Whether this node or one below it has CEL ``rules`` (``what="rules"``) or a ``default``."""

@@ -52,8 +52,9 @@ def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Probl
 
 
 def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
-    out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
-               if key not in value)
+    if node.required:
+        out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
+                   if key not in value)
     for key, item in value.items():
         sub = node.properties.get(key)
         if sub is None and isinstance(node.additional, Node):
