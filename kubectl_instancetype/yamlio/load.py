@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,8 @@ try:  # the C parser (libyaml), the one parser the tool reads YAML with
     from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
+else:  # the classes of the events it makes (the builder dispatches on them)
+    from ruamel.yaml.events import AliasEvent, DocumentStartEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
 
 #: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
 #: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the
@@ -215,17 +217,18 @@ class _Builder:
             raise InputError(NO_LIBYAML, Location(self.source))
         out: list[Document] = []
         positions = Positions(self.text, events)
-        stream = events(self.text)
         try:
+            parser = _CParser(self.text)
+            more, get = parser.check_event, parser.get_event  # called directly: once per event, the hot path
             index = 0
-            for event in stream:
-                name = type(event).__name__
-                if name == "DocumentStartEvent":
+            while more():
+                event = get()
+                if event.__class__ is DocumentStartEvent:
                     start = event.start_mark
-                    first = next(stream)
+                    first = get()
                     self.duplicated = False
-                    data = self._value(first, stream)
-                    end = next(stream).end_mark  # DocumentEndEvent
+                    data = self._value(first, get)
+                    end = get().end_mark  # DocumentEndEvent
                     out.append(
                         Document(
                             data,
@@ -253,7 +256,7 @@ class _Builder:
             raise _syntax_error(exc, self.source) from None
         return out
 
-    def _value(self, first: Any, events: Iterator[Any]) -> Any:
+    def _value(self, first: Any, get: Callable[[], Any]) -> Any:
         anchors: dict[str, tuple[Any, int, int]] = {}  # name -> (value, nodes, nesting height)
         count = 0
         max_nodes = self.limits.max_nodes
@@ -263,11 +266,11 @@ class _Builder:
         stack: list[list[Any]] = []
         event: Any = first
         while True:
-            kind = type(event).__name__
+            kind = event.__class__
             count += 1
             height = 0  # how deep the value just completed nests (an alias brings its anchor's)
-            if kind == "ScalarEvent":
-                if event.tag and event.tag != "!":
+            if kind is ScalarEvent:
+                if event.ctag is not None and event.tag and event.tag != "!":
                     value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
                 elif event.style:
                     value = event.value
@@ -281,7 +284,7 @@ class _Builder:
                         "infinities and NaN", _mark(event.start_mark, self.source))
                 if event.anchor:
                     anchors[event.anchor] = (value, 1, 0)
-            elif kind == "AliasEvent":
+            elif kind is AliasEvent:
                 if event.anchor not in anchors:
                     raise InputError(
                         f"unknown YAML alias *{event.anchor}", _mark(event.start_mark, self.source)
@@ -293,8 +296,8 @@ class _Builder:
                         f"document nested deeper than the limit of {max_depth} levels (through aliases)",
                         _mark(event.start_mark, self.source),
                     )
-            elif kind in ("MappingStartEvent", "SequenceStartEvent"):
-                if event.tag and event.tag not in (_TAG + "map", _TAG + "seq", _TAG + "omap", "!"):
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if event.ctag is not None and event.tag not in _COLLECTION_TAGS:
                     raise InputError(
                         f"unsupported YAML tag {event.tag!r} (only the standard YAML types are accepted)",
                         _mark(event.start_mark, self.source),
@@ -304,9 +307,9 @@ class _Builder:
                         f"document nested deeper than the limit of {max_depth} levels",
                         _mark(event.start_mark, self.source),
                     )
-                container: Any = {} if kind == "MappingStartEvent" else []
+                container: Any = {} if kind is MappingStartEvent else []
                 stack.append([container, _NO_KEY, event.anchor, count, event.start_mark, 0])
-                event = next(events)
+                event = get()
                 continue
             else:  # MappingEndEvent / SequenceEndEvent
                 frame = stack.pop()
@@ -331,9 +334,13 @@ class _Builder:
                 top[1] = value
                 top.append(event.start_mark)
             else:
-                self._put(parent, top.pop(), top[1], value)
+                key, mark = top[1], top.pop()
+                if key.__class__ is str and key not in parent:
+                    parent[key] = value  # the common case, inline
+                else:
+                    self._put(parent, mark, key, value)
                 top[1] = _NO_KEY
-            event = next(events)
+            event = get()
 
     def _put(self, mapping: dict[str, Any], mark: Any, key: Any, value: Any) -> None:
         if key is _MERGE:
@@ -353,6 +360,7 @@ class _Builder:
 
 
 _NO_KEY = object()
+_COLLECTION_TAGS = ("", _TAG + "map", _TAG + "seq", _TAG + "omap", "!")
 _MERGE = object()
 
 
