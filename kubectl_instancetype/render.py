@@ -4,7 +4,7 @@ A ``pool.kubevirt.io`` VirtualMachinePool is rendered as the VMs it creates: the
 expanded (or, for VMI output, the VMI of its first VM, ``<pool>-0``). Other documents pass through unchanged.
 Problems are values: a VM KubeVirt would refuse becomes a located
 :class:`~kubectl_instancetype.errors.KubeVirtError` and the other VMs still render. With ``Options.explain``
-each rendered VM comes with the origin of every value its rendering set (pools come without).
+each rendered VM comes with the origin of every value its rendering set (a pool's, under its template).
 """
 
 from __future__ import annotations
@@ -105,14 +105,23 @@ def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
 
     def render_pool(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
                     book: Origins | None = None) -> dict[str, Any]:
-        # ``vm`` is the pool. Origins are recorded by VM path; a pool's are not (``book`` stays empty).
+        # ``vm`` is the pool. The VM's origins are recorded by VM path: its spec's go under the template's.
         if not template_of(vm):
             raise InputError("spec.virtualMachineTemplate is required")
-        rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg)
+        vm_book = None if book is None else Origins()
+        rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg, vm_book)
         if rendered.get("kind") != VM_KIND:  # a VMI: the one of VM <pool>-0, its names indexed
-            return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg)
+            return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg, book)
         out = with_template(vm, rendered)
-        out.setdefault("metadata", {}).setdefault("namespace", namespace)
+        meta = out.setdefault("metadata", {})
+        if "namespace" not in meta:
+            meta["namespace"] = namespace
+            if book is not None:
+                book.record(("metadata", "namespace"), NAMESPACE)
+        if book is not None and vm_book is not None:
+            for path, origin in vm_book.items():
+                if path[:1] == ("spec",):  # only the VM's spec goes back into the pool
+                    book.record((*TEMPLATE, *path), origin)
         return out
 
     return render_pool

@@ -26,6 +26,7 @@ from kubectl_instancetype.api.origin import CLUSTER, DEFAULT, INSTANCETYPE, PREF
 from kubectl_instancetype.api.origin import Path as OriginPath
 from kubectl_instancetype.cli import main_group
 from kubectl_instancetype.cli.inputs import FILES
+from kubectl_instancetype.cli.options import builtin_catalog
 from kubectl_instancetype.cli.render import vm_renderer
 from kubectl_instancetype.config import default_configuration, effective_configuration, merge_json
 from kubectl_instancetype.explain import explained_json, explained_yaml
@@ -239,3 +240,19 @@ def test_several_documents_explained_as_json_are_a_list(tmp_path: Path) -> None:
     guest = "/spec/template/spec/domain/memory/guest"
     assert first["origins"][guest]["text"] == "instancetype u1.medium (spec.memory.guest)"
     assert first["object"]["spec"]["template"]["spec"]["domain"]["memory"]["guest"] == "4Gi"
+
+
+@pytest.mark.parametrize("vmi", [False, True])
+def test_a_pool_is_explained_under_its_template(vmi: bool) -> None:
+    pool = EXPLAIN / "pool-yaml" / "pool.yaml"
+    loaded = gather(Request((str(pool),)), FILES, builtin=builtin_catalog(True))
+    options = Options(config=loaded.config, explain=True)
+    item = render(loaded.documents, loaded.catalog, options, vm_renderer(vmi)).items[0]
+    plain = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(vmi)).items[0]
+    assert item.problem is None and item.origins and item.rendered == plain.rendered
+    if not vmi:
+        assert all(path[:2] == ("spec", "virtualMachineTemplate") or path == ("metadata", "namespace")
+                   for path in item.origins)
+        assert list(uncovered(loaded.documents[0].data, item.rendered, item.origins)) == []
+    notes = {origin.text() for origin in item.origins.values()}
+    assert strip_comments(explained_yaml(item), notes) == dump_yaml(plain.rendered)
