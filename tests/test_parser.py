@@ -12,9 +12,17 @@ from kubectl_instancetype.cli import main_group
 
 # Inputs on which ruamel's pure-Python parser and libyaml disagree: the tool answers as libyaml does.
 DISPUTED = [
-    ("flow-colon", "apiVersion: v1\nkind: Pod\nspec: {image: quay.io/x:41}\n", "found unexpected ':'"),
     ("surrogate-escape", 'apiVersion: v1\nkind: Pod\nmetadata: {name: "\\ud800"}\n', "YAML syntax error"),
-    ("flow-colon-in-list", "apiVersion: v1\nkind: Pod\nspec: [a:1]\n", "found unexpected ':'"),
+]
+
+# Colons in plain scalars of flow collections: the bundled libyaml refuses them, go-yaml v2 (kubectl) reads
+# them as part of the scalar, and so does the tool.
+FLOW_COLONS = [
+    ("spec: {image: quay.io/x:41}\n", {"image": "quay.io/x:41"}),
+    ("spec: [a:1, b]\n", ["a:1", "b"]),
+    ("spec: {a:b: c}\n", {"a:b": "c"}),
+    ("spec: {x: y:}\n", {"x": "y:"}),
+    ("spec: {a:, b: 1}\n", {"a:": None, "b": 1}),
 ]
 
 
@@ -37,3 +45,22 @@ def test_without_libyaml_nothing_is_parsed_another_way(tmp_path: Path, monkeypat
     monkeypatch.setattr(load, "_CParser", None)
     status, stderr = render(path)
     assert (status, stderr) == (3, f"{path}:1:1: error: {load.NO_LIBYAML}\n")
+
+
+@pytest.mark.parametrize(("text", "spec"), FLOW_COLONS)
+def test_colons_in_flow_scalars_are_read_as_kubectl_reads_them(text: str, spec: object) -> None:
+    docs = load.load_stream(f"apiVersion: v1\nkind: Pod\n{text}---\nkind: Other\n", "x.yaml")
+    assert [d.data for d in docs] == [{"apiVersion": "v1", "kind": "Pod", "spec": spec}, {"kind": "Other"}]
+
+
+def test_a_stream_read_past_a_flow_colon_still_locates_and_warns(tmp_path: Path) -> None:
+    text = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a, name: b}\nspec:\n"
+            "  instancetype: {name: nowhere}\n  template:\n    spec:\n      domain: {devices: {}}\n"
+            "      volumes: [{name: r, containerDisk: {image: quay.io/x:41}}]\n")
+    doc = load.load_stream(text, "vm.yaml")[0]
+    assert doc.locate(("spec", "instancetype", "name")).line == 5
+    assert len(doc.warnings) == 1 and "lines 3 and 3" in doc.warnings[0]
+    path = tmp_path / "vm.yaml"
+    path.write_text(text)
+    status, stderr = render(path)
+    assert status == 1 and f"{path}:5:" in stderr and "nowhere" in stderr, stderr

@@ -166,12 +166,32 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
 
 
 def events(text: str) -> Iterator[Any]:
-    """libyaml's events for ``text``."""
+    """libyaml's events for ``text`` (ruamel's, for a text libyaml refused only for a colon, see below)."""
     if _CParser is None:
         raise InputError(NO_LIBYAML)
-    parser = _CParser(text)
+    parser = _pure_parser(text) if hash(text) in _FLOW_COLON_TEXTS else _CParser(text)
     while parser.check_event():
         yield parser.get_event()
+
+
+# The libyaml that ruamel.yaml.clib bundles refuses a colon inside a plain scalar in a flow collection
+# (``{image: quay.io/x:41}``: "found unexpected ':'"), a check go-yaml v2, which kubectl reads manifests
+# with, does not have (scannerc.go, yaml_parser_scan_plain_scalar): kubectl reads "quay.io/x:41". Such a
+# stream, and only such a stream, is read with ruamel's own parser, which reads these scalars as go-yaml
+# does; the texts are remembered (by hash) so that every later reader of the same text (positions,
+# duplicate keys, --write) takes the same parser.
+_FLOW_COLON_TEXTS: set[int] = set()
+
+
+def _refused_flow_colon(exc: Exception) -> bool:
+    return (getattr(exc, "problem", None) == "found unexpected ':'"
+            and getattr(exc, "context", None) == "while scanning a plain scalar")
+
+
+def _pure_parser(text: str) -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=True).get_constructor_parser(text)[1]
 
 
 def tokens(text: str) -> Iterator[Any]:
@@ -215,10 +235,19 @@ class _Builder:
             )
         if _CParser is None:
             raise InputError(NO_LIBYAML, Location(self.source))
+        try:
+            return self._documents()
+        except Exception as exc:
+            if not _refused_flow_colon(exc) or hash(self.text) in _FLOW_COLON_TEXTS:
+                raise
+        _FLOW_COLON_TEXTS.add(hash(self.text))
+        return self._documents()
+
+    def _documents(self) -> list[Document]:
         out: list[Document] = []
         positions = Positions(self.text, events)
         try:
-            parser = _CParser(self.text)
+            parser = _pure_parser(self.text) if hash(self.text) in _FLOW_COLON_TEXTS else _CParser(self.text)
             more, get = parser.check_event, parser.get_event  # called directly: once per event, the hot path
             index = 0
             while more():
@@ -253,6 +282,8 @@ class _Builder:
         except RecursionError:
             raise InternalLimitError("document nested too deeply", Location(self.source)) from None
         except Exception as exc:  # the parsers raise their own MarkedYAMLError family
+            if _refused_flow_colon(exc) and hash(self.text) not in _FLOW_COLON_TEXTS:
+                raise  # documents() reads the text again with the parser kubectl agrees with
             raise _syntax_error(exc, self.source) from None
         return out
 
