@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "krm": "krm:krm",
     "render": "render:render",
     "diff": "diff:diff",
+    "suggest": "suggest:suggest",
 }
 
 def exit_codes_help(*findings: str) -> str:

@@ -1,0 +1,135 @@
+"""``kubectl instancetype suggest``: the instancetype and preference each hand-sized VirtualMachine could
+name instead of its own sizing and device settings, the VM rewritten to name them, and the proof."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterator
+
+import click
+
+from ..errors import EXIT_INPUT, EXIT_OK, ToolError
+from ..gitops.plan import FileChange
+from ..reporters import RunResult
+from ..suggest import Outcome, Scope, outcomes
+from ..suggest.report import notices
+from ..suggest.text import suggested_text
+from ..yamlio import Document
+from . import exit_codes_help, files
+from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
+from .report import finish
+from .write import WriteOptions, settle, targets
+
+
+@click.command(
+    epilog=exit_codes_help("suggest: a suggestion is approximate, or no instancetype fits a VM; "
+                           "with --check: a VM would be rewritten"),
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@input_options(required=False)
+@catalog_options
+@click.option("-w", "--write", is_flag=True, help="Rewrite each file in place, keeping comments and formatting.")
+@click.option("--check", is_flag=True, help="Write nothing; list the files --write would change and exit 1 if any.")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print the unified diff --write would apply.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
+@click.option("--accept-approximate", is_flag=True,
+              help="Also rewrite the VMs whose suggestion is approximate (their differences are listed either way).")
+def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, write: bool, check: bool,
+            show_diff: bool, color: str, accept_approximate: bool) -> None:
+    """Suggest an instancetype and a preference for VirtualMachines sized by hand.
+
+    For each VirtualMachine that names neither, the instancetype whose expansion gives its vCPUs, memory
+    and the other fields an instancetype owns (dedicated CPUs, huge pages, GPUs, host devices, IO
+    threads ...) exactly, else the closest one that does not shrink it; then the preference whose
+    expansion reproduces its device, firmware and CPU topology settings best, guided by the OS it says it
+    runs (the vm.kubevirt.io/os label or annotation, os.template.kubevirt.io/* labels, the
+    instancetype.kubevirt.io/default-preference label of its PVC, DataVolume or DataSource). Candidates
+    are the instancetypes and preferences in scope: --catalog, the inputs and the built-in
+    common-instancetypes catalog. Ties go to cluster-scoped objects, then the general-purpose u1 series,
+    then the smallest, then the name (for preferences: the one that provides most of the VM, then the
+    most generic).
+
+    The VM is rewritten to name them, without the fields they now provide: those the instancetype owns
+    (KubeVirt refuses a VM that sets them), and the preference's where the expansion puts back the same
+    value (a setting it would change stays, and is listed). The proof renders the rewritten VM and
+    compares it with the original expanded the same way: exact, or the differences, by JSON pointer.
+    Approximate suggestions are rewritten only with --accept-approximate. VMs that already name an
+    instancetype or a preference are left alone.
+
+    Every input file is printed, rewritten, with its comments and formatting; with --write the files are
+    rewritten in place instead, and --check and --diff say what --write would do. The report goes to
+    standard error. PATH arguments are more -f inputs.
+
+    \b
+    Examples:
+      kubectl instancetype suggest -f vm.yaml
+      kubectl instancetype suggest -f manifests/ -R --diff
+      kubectl instancetype suggest -f manifests/ -R --write
+      kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
+    """
+    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    if not inputs.filenames:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
+    writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
+    pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks) if writing.active else []
+    loaded = load(inputs, catalogs)
+    scope = Scope(inputs.namespace, loaded.catalog, loaded.config)
+    found = list(outcomes(loaded.documents, scope))
+    problems = [*loaded.problems, *(o.problem for o in found if o.problem is not None)]
+    said = [n for outcome in found for n in notices(outcome, accept_approximate)]
+    texts = _new_texts(loaded.documents, found, accept_approximate, problems)
+    notes: list[str] = []
+    if writing.active:
+        wanted = [source for source, _ in pairs if source.display in texts]
+        changes = ((FileChange(s.display, s.path, *texts[s.display]), files.in_place(s.path)) for s in wanted)
+        status, notes = settle(changes, writing, problems)
+    else:
+        _print(texts)
+        status = EXIT_OK
+    attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
+    result = RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention)
+    finish(result, notes=notes)
+
+
+def _new_texts(documents: tuple[Document, ...], found: list[Outcome], accept_approximate: bool,
+               problems: list[ToolError]) -> dict[str, tuple[str, str]]:
+    """Each readable file's (text, new text), by display name, in input order; files with input errors are
+    left out (their problems say why)."""
+    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    texts: dict[str, tuple[str, str]] = {}
+    for source, text, changed in _by_file(documents, found, accept_approximate):
+        if source in broken:
+            continue
+        try:
+            texts[source] = (text, suggested_text(text, source, changed))
+        except ToolError as exc:
+            problems.append(exc)
+    return texts
+
+
+def _by_file(documents: tuple[Document, ...], found: list[Outcome],
+             accept_approximate: bool) -> Iterator[tuple[str, str, dict[tuple[int, tuple[str | int, ...]], dict]]]:
+    """Each file's text and its rewritten VMs, by (document index, place in the document)."""
+    changed: dict[str, dict[tuple[int, tuple[str | int, ...]], dict]] = {}
+    for outcome in found:
+        if outcome.rewritten(accept_approximate) and outcome.suggestion and outcome.suggestion.vm is not None:
+            doc = outcome.document
+            changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = outcome.suggestion.vm
+    seen: set[str] = set()
+    for doc in documents:
+        if doc.source not in seen:
+            seen.add(doc.source)
+            yield doc.source, doc.stream_text, changed.get(doc.source, {})
+
+
+def _print(texts: dict[str, tuple[str, str]]) -> None:
+    """Every file as rewritten, as one stream (``---`` between files), as ``convert`` prints them."""
+    first = True
+    for _, text in texts.values():
+        if not first and not text.lstrip().startswith("---"):
+            sys.stdout.write("---\n")
+        sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
+        first = False
