@@ -17,9 +17,8 @@ from ..suggest.report import notices
 from ..suggest.text import suggested_text
 from ..yamlio import Document
 from . import exit_codes_help, files
-from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
+from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load
 from .report import finish
-from .write import WriteOptions, settle, targets
 
 
 @click.command(
@@ -74,7 +73,10 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
-    pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks) if writing.active else []
+    if writing.active:
+        from .write import settle, targets  # only to write: printing needs none of it
+
+        pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)
     loaded = load(inputs, catalogs)
     scope = Scope(inputs.namespace, loaded.catalog, loaded.config)
     found = list(outcomes(loaded.documents, scope))

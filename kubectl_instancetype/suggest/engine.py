@@ -25,6 +25,7 @@ EXACT = "exact"
 APPROXIMATE = "approximate"
 NOTHING = "nothing fits"
 LEFT_ALONE = "left alone"
+ARTICLES = {"instancetype": "an instancetype", "preference": "a preference"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Suggestion:
 def suggest(vm: Spec, scope: Scope, hints: Hints) -> Suggestion:
     """The suggestion for ``vm``; KubeVirtError when KubeVirt refuses the VM as it is."""
     label = vm_label(vm, scope.namespace)
-    named = [m.field for m in MATCHERS if (vm.get("spec") or {}).get(m.field) is not None]
+    named = [ARTICLES[m.field] for m in MATCHERS if (vm.get("spec") or {}).get(m.field) is not None]
     if named:
         return Suggestion(label, LEFT_ALONE, reason=f"it already names {' and '.join(named)}")
     baseline = scope.baseline(vm)

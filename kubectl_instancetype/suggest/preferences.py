@@ -108,12 +108,16 @@ def _children(value: Any) -> list[str | int]:
 
 def tidy(vm: Spec, original: Spec, target: Spec, scope: Scope) -> Spec:
     """``vm`` without the maps that removals from ``original`` left empty, each dropped only when the render
-    stays ``target``."""
-    for path in list(_emptied(vm, original, ())):
+    stays ``target`` (a map emptied by dropping another is tried next)."""
+    tried: set[Path] = set()
+    while True:
+        path = next((p for p in _emptied(vm, original, ()) if p not in tried), None)
+        if path is None:
+            return vm
+        tried.add(path)
         candidate = without(vm, path)
         if scope.attempt(candidate) == target:
             vm = candidate
-    return vm
 
 
 def _emptied(tree: Any, original: Any, path: Path) -> Iterator[Path]:
