@@ -24,8 +24,8 @@ DOMAIN = ("spec", "template", "spec", "domain")
 
 
 def vm(domain: dict[str, Any], **template_spec: Any) -> dict[str, Any]:
-    spec = {"domain": {"devices": {"autoattachPodInterface": False}} | domain} | template_spec  # shallow: devices
-    # given in ``domain`` replace these
+    """A VM without a pod network; ``domain`` replaces its keys whole (devices included)."""
+    spec = {"domain": {"devices": {"autoattachPodInterface": False}} | domain} | template_spec
     return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm"},
             "spec": {"runStrategy": "Always", "template": {"spec": spec}}}
 

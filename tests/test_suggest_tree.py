@@ -29,7 +29,8 @@ def test_pointer_escapes_as_rfc_6901_says() -> None:
 
 
 @pytest.mark.parametrize(("value", "text"), [
-    (MISSING, "(absent)"), ("4Gi", "4Gi"), ("", '""'), (" x", '" x"'), (True, "true"), ({"b": 1, "a": {}}, '{"a":{},"b":1}'),
+    (MISSING, "(absent)"), ("4Gi", "4Gi"), ("", '""'), (" x", '" x"'), (True, "true"),
+    ({"b": 1, "a": {}}, '{"a":{},"b":1}'),
 ])
 def test_values_are_shown_on_one_line(value: Any, text: str) -> None:
     assert shown(value) == text

@@ -17,13 +17,14 @@ from ..suggest.report import notices
 from ..suggest.text import suggested_text
 from ..yamlio import Document
 from . import exit_codes_help, files
+from .inputs import STDIN
 from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load
 from .report import finish
 
 
 @click.command(
-    epilog=exit_codes_help("suggest: a suggestion is approximate, or no instancetype fits a VM; "
-                           "with --check: a VM would be rewritten"),
+    epilog=exit_codes_help("suggest: a suggestion is approximate or no instancetype fits a VM;\n"
+                           "     --check: a VM would be rewritten"),
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
@@ -47,9 +48,17 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     runs (the vm.kubevirt.io/os label or annotation, os.template.kubevirt.io/* labels, the
     instancetype.kubevirt.io/default-preference label of its PVC, DataVolume or DataSource). Candidates
     are the instancetypes and preferences in scope: --catalog, the inputs and the built-in
-    common-instancetypes catalog. Ties go to cluster-scoped objects, then the general-purpose u1 series,
-    then the smallest, then the name (for preferences: the one that provides most of the VM, then the
-    most generic).
+    common-instancetypes catalog.
+
+    \b
+    Instancetypes are ranked by, in turn:
+      the fewest differences (exact fits first; one that would shrink the VM is never suggested),
+      the fewest instancetype fields left in the VM, the fewest vCPUs then memory beyond the VM's,
+      cluster-scoped before namespaced, the general-purpose u1 series first, the smallest, the name.
+    Preferences (or none) by:
+      the fewest differences in the spec, the OS hints, the most of the VM's settings provided,
+      the fewest differences in the template's metadata, cluster-scoped first, the most generic
+      (the fewest settings), the name.
 
     The VM is rewritten to name them, without the fields they now provide: those the instancetype owns
     (KubeVirt refuses a VM that sets them), and the preference's where the expansion puts back the same
@@ -74,6 +83,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
     if writing.active:
+        if STDIN in inputs.filenames:
+            raise click.UsageError("cannot rewrite standard input: name files or directories")
         from .write import settle, targets  # only to write: printing needs none of it
 
         pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)

@@ -42,8 +42,8 @@ def notices(outcome: Outcome, accept_approximate: bool = False) -> list[Notice]:
     out = [Notice(f"{found.label}: {headline(found, accept_approximate)}", doc.location, "note")]
     if found.closest is not None:
         said = "; ".join(d.sentence() for d in found.shortfall)
-        message = f"{found.label}: no instancetype fits without shrinking it: the closest, {found.closest.describe()}"
-        out.append(Notice(f"{message}, gives {said}", doc.location, "note"))
+        message = f"{found.label}: the closest instancetype, {found.closest.describe()}, would shrink it: {said}"
+        out.append(Notice(message, doc.location, "note"))
     for difference in found.differences:
         out.append(Notice(f"{found.label}: differs at {difference.sentence()}", doc.locate(difference.path), "note"))
     for kept in found.kept:
