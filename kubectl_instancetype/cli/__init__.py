@@ -93,8 +93,8 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=exit_codes_help("render --check: files would change; diff: a VM's expansion changes;\n"
-                           "     suggest: a suggestion is approximate or no instancetype fits a VM (--check: a VM would\n"
-                           "     be rewritten)"),
+                           "     suggest: a suggestion is approximate or no instancetype fits a VM\n"
+                           "     (with --check: a VM would be rewritten)"),
 )
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and the built-in catalog's revision, and exit.")
