@@ -21,6 +21,8 @@ from .inputs import STDIN
 from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load
 from .report import finish
 
+OUTPUTS = ("files", "json")
+
 
 @click.command(
     epilog=exit_codes_help("suggest: a suggestion is approximate or no instancetype fits a VM;\n"
@@ -37,8 +39,11 @@ from .report import finish
               help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
 @click.option("--accept-approximate", is_flag=True,
               help="Also rewrite the VMs whose suggestion is approximate (their differences are listed either way).")
+@click.option("-o", "--output", type=click.Choice(OUTPUTS), default="files", show_default=True,
+              help="files: every input file, rewritten; json: a report of the suggestions instead (a "
+                   "SuggestionList: one entry per VirtualMachine with its verdict, choices and differences).")
 def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, write: bool, check: bool,
-            show_diff: bool, color: str, accept_approximate: bool) -> None:
+            show_diff: bool, color: str, accept_approximate: bool, output: str) -> None:
     """Suggest an instancetype and a preference for VirtualMachines sized by hand.
 
     For each VirtualMachine that names neither, the instancetype whose expansion gives its vCPUs, memory
@@ -82,6 +87,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
+    if writing.active and output != "files":
+        raise click.UsageError("--write, --check and --diff rewrite files: drop -o json")
     if writing.active:
         if STDIN in inputs.filenames:
             raise click.UsageError("cannot rewrite standard input: name files or directories")
@@ -100,7 +107,10 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
         changes = ((FileChange(s.display, s.path, *texts[s.display]), files.in_place(s.path)) for s in wanted)
         status, notes = settle(changes, writing, problems)
     else:
-        _print(texts)
+        if output == "files":
+            _print(texts)
+        else:
+            _print_json(found, inputs.namespace, accept_approximate)
         status = EXIT_OK
     attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
     result = RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention)
@@ -136,6 +146,14 @@ def _by_file(documents: tuple[Document, ...], found: list[Outcome],
         if doc.source not in seen:
             seen.add(doc.source)
             yield doc.source, doc.stream_text, changed.get(doc.source, {})
+
+
+def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool) -> None:
+    """The report of ``-o json`` (its reporter imported only then)."""
+    from ..suggest.jsonreport import report
+    from ..yamlio import dump_json
+
+    sys.stdout.write(dump_json(report(found, namespace, accept_approximate)))
 
 
 def _print(texts: dict[str, tuple[str, str]]) -> None:
