@@ -158,3 +158,14 @@ def test_ties_go_to_cluster_scope_then_general_purpose_then_size_then_name() -> 
                                                                                "u1.small", 1)], key=tie_break)
     assert [c.name for c in order] == ["u1.small", "u1.big", "b", "u1.a"]
     assert tie_break(None) < tie_break(order[0])
+
+
+def test_a_firmware_the_preference_would_replace_is_kept_and_noted_where_it_differs() -> None:
+    hand = clone_json(FEDORA)
+    hand["spec"]["template"]["spec"]["domain"]["firmware"] = {"bootloader": {"bios": {}}}
+    found = suggest(hand, BUILTIN, Hints(systems=("fedora",)))
+    assert found.verdict == EXACT and found.preference is not None and found.preference.name == "fedora"
+    bootloader = (*DOMAIN, "firmware", "bootloader")
+    assert [(k.path, k.value, k.instead) for k in found.kept if k.path[:3] == DOMAIN[:3]] == [
+        (bootloader, {"bios": {}}, {"efi": {"secureBoot": True}})]
+    assert get(found.vm, bootloader) == {"bios": {}}

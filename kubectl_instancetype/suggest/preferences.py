@@ -10,7 +10,7 @@ same value: each is tried, top down, and kept out only when the whole render sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..pipeline.expand import has_matchers
@@ -73,18 +73,20 @@ def _areas(pref: Spec, vm: Spec) -> Iterator[Path]:
 
 @dataclass
 class _Trial:
-    """Removing settings one subtree at a time, keeping each removal that leaves the render unchanged."""
+    """Removing settings one subtree at a time, keeping each removal that leaves the render unchanged, and
+    noting, at the deepest place it shows, each setting the expansion would replace with another value."""
 
     scope: Scope
     target: Spec  # the render to keep
     vm: Spec
     removed: int = 0
-    kept: list[Kept] | None = None
+    kept: list[Kept] = field(default_factory=list)
 
     def visit(self, path: Path) -> None:
         value = get(self.vm, path)
         if value is MISSING:
             return
+        instead = MISSING
         if path[-1] not in STRUCTURAL and not isinstance(path[-1], int) and path[-1] != "name":
             candidate = without(self.vm, path)
             rendered = self.scope.attempt(candidate)
@@ -92,10 +94,11 @@ class _Trial:
                 self.vm, self.removed = candidate, self.removed + leaves(value)
                 return
             instead = get(rendered, path) if rendered is not None else MISSING
-            if not isinstance(value, dict | list) and instead is not MISSING and self.kept is not None:
-                self.kept.append(Kept(path, value, instead))
+        noted = len(self.kept)
         for key in _children(value):
             self.visit((*path, key))
+        if instead is not MISSING and instead != value and len(self.kept) == noted:
+            self.kept.append(Kept(path, value, instead))
 
 
 def _children(value: Any) -> list[str | int]:
@@ -145,10 +148,10 @@ def provide(vm: Spec, candidate: Candidate | None, baseline: Spec, scope: Scope)
         return None
     if candidate is None:
         return Choice(None, named, rendered, compare(baseline, rendered))
-    trial = _Trial(scope, rendered, named, kept=[])
+    trial = _Trial(scope, rendered, named)
     for path in _areas(candidate.spec, named):
         trial.visit(path)
-    return Choice(candidate, trial.vm, rendered, compare(baseline, rendered), trial.removed, tuple(trial.kept or ()))
+    return Choice(candidate, trial.vm, rendered, compare(baseline, rendered), trial.removed, tuple(trial.kept))
 
 
 def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope, hints: Hints) -> Choice | None:
