@@ -62,8 +62,8 @@ class Choice:
 
 def _areas(pref: Spec, vm: Spec) -> Iterator[Path]:
     """The VM paths (under its template) where ``pref`` may provide values, in the table's order."""
-    for where, field in AREAS:
-        if get(pref, field) is not MISSING and get(pref, field) is not None:
+    for where, setting in AREAS:
+        if get(pref, setting) not in (MISSING, None):
             yield (*TEMPLATE, *where)
     annotations = get(vm, (*TEMPLATE, "metadata", "annotations"))
     for key in pref.get("annotations") or {}:
