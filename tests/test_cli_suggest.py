@@ -107,3 +107,17 @@ def test_installed_executable() -> None:
                           capture_output=True, text=True, env=env)
     assert (proc.stdout, proc.stderr, f"{proc.returncode}\n") == tuple(
         (folder / name).read_text() for name in ("stdout", "stderr", "exit"))
+
+
+def test_a_repository_is_converted_with_write(tmp_path: Path) -> None:
+    """``-R --write`` over a tree converts every VM with an exact suggestion; the next ``--check`` is clean."""
+    for name, folder in (("fedora.yaml", "team-a"), ("hints.yaml", "team-b"), ("scope.yaml", "team-b/nested")):
+        (tmp_path / "vms" / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(DATA / "inputs" / name, tmp_path / "vms" / folder / name)
+    stdout, stderr, status = run("--check", "-R", "-f", "vms", cwd=tmp_path)
+    assert status == 1 and stdout.splitlines() == ["vms/team-a/fedora.yaml", "vms/team-b/hints.yaml",
+                                                   "vms/team-b/nested/scope.yaml"]
+    _, stderr, status = run("--write", "-R", "-f", "vms", cwd=tmp_path)
+    assert status == 0 and stderr.count("wrote ") == 3
+    assert (tmp_path / "vms" / "team-a" / "fedora.yaml").read_text() == (DATA / "expected" / "fedora.yaml").read_text()
+    assert run("--check", "-R", "-f", "vms", cwd=tmp_path)[::2] == ("", 0)
