@@ -169,3 +169,12 @@ def test_a_firmware_the_preference_would_replace_is_kept_and_noted_where_it_diff
     assert [(k.path, k.value, k.instead) for k in found.kept if k.path[:3] == DOMAIN[:3]] == [
         (bootloader, {"bios": {}}, {"efi": {"secureBoot": True}})]
     assert get(found.vm, bootloader) == {"bios": {}}
+
+
+def test_the_core_sits_with_the_views_of_a_render() -> None:
+    """suggest/ is pure: it imports neither the command line nor the reporters, and nothing below it imports it."""
+    from test_layers import import_graph
+
+    graph = import_graph()
+    assert not {"cli", "reporters"} & graph["suggest"]
+    assert [node for node, targets in graph.items() if "suggest" in targets] == ["cli"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Iterator
 
 import click
 
@@ -14,8 +13,7 @@ from ..gitops.plan import FileChange
 from ..reporters import RunResult
 from ..suggest import Outcome, Scope, outcomes
 from ..suggest.report import notices
-from ..suggest.text import suggested_text
-from ..yamlio import Document
+from ..suggest.text import file_texts
 from . import exit_codes_help, files
 from .inputs import STDIN
 from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load
@@ -84,79 +82,57 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
     """
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
-    if not inputs.filenames:
-        raise click.UsageError("no input: give -f PATH or PATH arguments")
     writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
-    if writing.active and output != "files":
-        raise click.UsageError("--write, --check and --diff rewrite files: drop -o json")
-    if writing.active:
-        if STDIN in inputs.filenames:
-            raise click.UsageError("cannot rewrite standard input: name files or directories")
-        from .write import settle, targets  # only to write: printing needs none of it
-
-        pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)
+    _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
-    scope = Scope(inputs.namespace, loaded.catalog, loaded.config)
-    found = list(outcomes(loaded.documents, scope))
+    found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
     problems = [*loaded.problems, *(o.problem for o in found if o.problem is not None)]
-    said = [n for outcome in found for n in notices(outcome, accept_approximate)]
-    texts = _new_texts(loaded.documents, found, accept_approximate, problems)
+    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    texts, unwritable = file_texts(loaded.documents, found, accept_approximate, broken)
+    problems.extend(unwritable)
     notes: list[str] = []
     if writing.active:
-        wanted = [source for source, _ in pairs if source.display in texts]
-        changes = ((FileChange(s.display, s.path, *texts[s.display]), files.in_place(s.path)) for s in wanted)
-        status, notes = settle(changes, writing, problems)
+        status, notes = _write(texts, inputs, writing, problems)
+    elif output == "files":
+        status = _print(texts)
     else:
-        if output == "files":
-            _print(texts)
-        else:
-            _print_json(found, inputs.namespace, accept_approximate)
-        status = EXIT_OK
+        status = _print_json(found, inputs.namespace, accept_approximate)
+    said = [n for outcome in found for n in notices(outcome, accept_approximate)]
     attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
-    result = RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention)
-    finish(result, notes=notes)
+    finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention), notes=notes)
 
 
-def _new_texts(documents: tuple[Document, ...], found: list[Outcome], accept_approximate: bool,
-               problems: list[ToolError]) -> dict[str, tuple[str, str]]:
-    """Each readable file's (text, new text), by display name, in input order; files with input errors are
-    left out (their problems say why)."""
-    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
-    texts: dict[str, tuple[str, str]] = {}
-    for source, text, changed in _by_file(documents, found, accept_approximate):
-        if source in broken:
-            continue
-        try:
-            texts[source] = (text, suggested_text(text, source, changed))
-        except ToolError as exc:
-            problems.append(exc)
-    return texts
+def _check_usage(inputs: InputOptions, writing: WriteOptions, output: str) -> None:
+    """UsageError for a command line that asks for nothing or for contradictions."""
+    if not inputs.filenames:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
+    if writing.active and output != "files":
+        raise click.UsageError("--write, --check and --diff rewrite files: drop -o json")
+    if writing.active and STDIN in inputs.filenames:
+        raise click.UsageError("cannot rewrite standard input: name files or directories")
 
 
-def _by_file(documents: tuple[Document, ...], found: list[Outcome],
-             accept_approximate: bool) -> Iterator[tuple[str, str, dict[tuple[int, tuple[str | int, ...]], dict]]]:
-    """Each file's text and its rewritten VMs, by (document index, place in the document)."""
-    changed: dict[str, dict[tuple[int, tuple[str | int, ...]], dict]] = {}
-    for outcome in found:
-        if outcome.rewritten(accept_approximate) and outcome.suggestion and outcome.suggestion.vm is not None:
-            doc = outcome.document
-            changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = outcome.suggestion.vm
-    seen: set[str] = set()
-    for doc in documents:
-        if doc.source not in seen:
-            seen.add(doc.source)
-            yield doc.source, doc.stream_text, changed.get(doc.source, {})
+def _write(texts: dict[str, tuple[str, str]], inputs: InputOptions, writing: WriteOptions,
+           problems: list[ToolError]) -> tuple[int, list[str]]:
+    """--write, --check or --diff over the files that change, through ``render --write``'s safe writer."""
+    from .write import settle, targets  # only to write: printing needs none of it
+
+    pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)
+    wanted = [source for source, _ in pairs if source.display in texts]
+    changes = ((FileChange(s.display, s.path, *texts[s.display]), files.in_place(s.path)) for s in wanted)
+    return settle(changes, writing, problems)
 
 
-def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool) -> None:
+def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool) -> int:
     """The report of ``-o json`` (its reporter imported only then)."""
     from ..suggest.jsonreport import report
     from ..yamlio import dump_json
 
     sys.stdout.write(dump_json(report(found, namespace, accept_approximate)))
+    return EXIT_OK
 
 
-def _print(texts: dict[str, tuple[str, str]]) -> None:
+def _print(texts: dict[str, tuple[str, str]]) -> int:
     """Every file as rewritten, as one stream (``---`` between files), as ``convert`` prints them."""
     first = True
     for _, text in texts.values():
@@ -164,3 +140,4 @@ def _print(texts: dict[str, tuple[str, str]]) -> None:
             sys.stdout.write("---\n")
         sys.stdout.write(text if not text or text.endswith("\n") else text + "\n")
         first = False
+    return EXIT_OK

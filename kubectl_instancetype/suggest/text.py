@@ -7,16 +7,52 @@ changed ones through the round-trip editor with their comments, a JSON file as J
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..api.golang import clone_json
-from ..errors import InputError, Location
+from ..errors import InputError, Location, ToolError
 from ..gitops.plan import rewritten
-from ..yamlio import load_stream
+from ..yamlio import Document, load_stream
+from .run import Outcome
 from .tree import Path, get
 
 Spec = dict[str, Any]
+Places = dict[tuple[int, Path], Spec]  # (document index, place in the document) -> the rewritten VM
+
+
+def file_texts(documents: Iterable[Document], found: Iterable[Outcome], accept_approximate: bool,
+               broken: set[str]) -> tuple[dict[str, tuple[str, str]], list[ToolError]]:
+    """Each file's (text, new text) by display name, in input order, and the files that cannot be rewritten.
+
+    Files named in ``broken`` (input errors: their problems say why) are left out.
+    """
+    texts: dict[str, tuple[str, str]] = {}
+    problems: list[ToolError] = []
+    for source, text, places in _by_file(documents, found, accept_approximate):
+        if source in broken:
+            continue
+        try:
+            texts[source] = (text, suggested_text(text, source, places))
+        except ToolError as exc:
+            problems.append(exc)
+    return texts, problems
+
+
+def _by_file(documents: Iterable[Document], found: Iterable[Outcome],
+             accept_approximate: bool) -> Iterator[tuple[str, str, Places]]:
+    """Each file's text and the VMs rewritten in it."""
+    changed: dict[str, Places] = {}
+    for outcome in found:
+        vm = outcome.suggestion.vm if outcome.suggestion else None
+        if vm is not None and outcome.rewritten(accept_approximate):
+            doc = outcome.document
+            changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = vm
+    seen: set[str] = set()
+    for doc in documents:
+        if doc.source not in seen:
+            seen.add(doc.source)
+            yield doc.source, doc.stream_text, changed.get(doc.source, {})
 
 
 def suggested_text(text: str, source: str, vms: Mapping[tuple[int, Path], Spec]) -> str:
