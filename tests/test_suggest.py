@@ -178,3 +178,19 @@ def test_the_core_sits_with_the_views_of_a_render() -> None:
     graph = import_graph()
     assert not {"cli", "reporters"} & graph["suggest"]
     assert [node for node, targets in graph.items() if "suggest" in targets] == ["cli"]
+
+
+@pytest.mark.parametrize(("cpu", "preference"), [
+    ({"cores": 4}, "cores"), ({"sockets": 1, "cores": 1, "threads": 4}, "threads"), ({"sockets": 4}, None),
+    ({"sockets": 2, "cores": 2}, "spread"),
+])
+def test_the_preference_reproduces_the_vms_cpu_topology(cpu: dict[str, int], preference: str | None) -> None:
+    catalog = Catalog()
+    catalog.add({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
+                 "metadata": {"name": "four"}, "spec": {"cpu": {"guest": 4}, "memory": {"guest": "4Gi"}}})
+    for topology in ("sockets", "cores", "threads", "spread"):
+        catalog.add({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterPreference",
+                     "metadata": {"name": topology}, "spec": {"cpu": {"preferredCPUTopology": topology}}})
+    found = suggest(vm({"cpu": cpu, "memory": {"guest": "4Gi"}}), Scope("default", catalog, ClusterConfig()), Hints())
+    assert found.verdict == EXACT and found.instancetype is not None and found.instancetype.name == "four"
+    assert (found.preference.name if found.preference else None) == preference
