@@ -9,7 +9,6 @@ import sys
 import click
 
 from ..errors import EXIT_INPUT, EXIT_OK, ToolError
-from ..gitops.plan import FileChange
 from ..reporters import RunResult
 from ..suggest import Outcome, Scope, outcomes
 from ..suggest.report import notices
@@ -88,8 +87,10 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
     problems = [*loaded.problems, *(o.problem for o in found if o.problem is not None)]
     broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
-    texts, unwritable = file_texts(loaded.documents, found, accept_approximate, broken)
-    problems.extend(unwritable)
+    texts: dict[str, tuple[str, str]] = {}
+    if output == "files":  # the report of -o json needs no file rewritten
+        texts, unwritable = file_texts(loaded.documents, found, accept_approximate, broken)
+        problems.extend(unwritable)
     notes: list[str] = []
     if writing.active:
         status, notes = _write(texts, inputs, writing, problems)
@@ -115,6 +116,7 @@ def _check_usage(inputs: InputOptions, writing: WriteOptions, output: str) -> No
 def _write(texts: dict[str, tuple[str, str]], inputs: InputOptions, writing: WriteOptions,
            problems: list[ToolError]) -> tuple[int, list[str]]:
     """--write, --check or --diff over the files that change, through ``render --write``'s safe writer."""
+    from ..gitops.plan import FileChange
     from .write import settle, targets  # only to write: printing needs none of it
 
     pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)
