@@ -44,16 +44,19 @@ COMMANDS: dict[str, list[str]] = {
     # diff scans directories only for files that load and hold objects a render uses (gitops/relevance.py);
     # a file it is given by name it always reads, as render does
     "diff": ["diff", "{dir}/manifest.yaml", "--base", "main"],
+    # suggest leaves alone every VM that names an instancetype or preference, refused or not
+    "suggest": ["suggest", "-f", "{dir}", "-R"],
 }
 # situation -> command -> status
 TABLE: dict[str, dict[str, int | None]] = {
-    "clean": {"render": 0, "render --check": 1, "revision": 0, "catalog list": 0, "config": 0, "krm": 0, "diff": 0},
+    "clean": {"render": 0, "render --check": 1, "revision": 0, "catalog list": 0, "config": 0, "krm": 0, "diff": 0,
+              "suggest": 0},
     "refused": {"render": 1, "render --check": 1, "revision": 1, "catalog list": None, "config": None, "krm": 1,
-                "diff": 1},
+                "diff": 1, "suggest": None},
     "unparsable": {"render": 3, "render --check": 3, "revision": 3, "catalog list": 3, "config": 3, "krm": 3,
-                   "diff": 3},
+                   "diff": 3, "suggest": 3},
     "other-yaml": {"render": 0, "render --check": 0, "revision": 0, "catalog list": 0, "config": 0, "krm": 0,
-                   "diff": 0},
+                   "diff": 0, "suggest": 0},
 }
 GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
 

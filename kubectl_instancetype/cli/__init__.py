@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "krm": "krm:krm",
     "render": "render:render",
     "diff": "diff:diff",
+    "suggest": "suggest:suggest",
 }
 
 def exit_codes_help(*findings: str) -> str:
@@ -91,7 +92,9 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
-    epilog=exit_codes_help("render --check: files would change; diff: a VM's expansion changes"),
+    epilog=exit_codes_help("render --check: files would change; diff: a VM's expansion changes;\n"
+                           "     suggest: a suggestion is approximate or no instancetype fits a VM\n"
+                           "     (with --check: a VM would be rewritten)"),
 )
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and the built-in catalog's revision, and exit.")
@@ -104,6 +107,7 @@ def main_group(no_builtin_catalog: bool) -> None:
     Examples:
       kubectl instancetype render -f vm.yaml
       kubectl instancetype render -f vms/ -R --catalog instancetypes/ -o json
+      kubectl instancetype suggest -f vms/ -R --write
     """
 
 
