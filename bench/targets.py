@@ -138,8 +138,10 @@ def load_build() -> ModuleType:
     return module
 
 
-def krew_rows(work: Path, example: Path, big: Path, repeat: int) -> tuple[list[Row], list[str]]:
-    """The krew archive (built here for this machine) against a pip install, with each supported Python."""
+def krew_rows(work: Path, example: Path, big: Path, repeat: int, python: Path) -> tuple[list[Row], list[str]]:
+    """The krew archive (built here for this machine) against a pip install, with each supported Python.
+
+    ``python`` builds the archives: an interpreter the tool is installed in (the build reads its metadata)."""
     build = load_build()
     pythons = build.find_pythons()
     notes = [f"krew: no CPython {v} here" for v in build.PYTHONS if v not in pythons]
@@ -150,7 +152,7 @@ def krew_rows(work: Path, example: Path, big: Path, repeat: int) -> tuple[list[R
         return [], [*notes, "krew: no archive for this platform"]
     dist = work / "dist"
     # In a process of its own: the archives' bytes held here would count in every later child's peak RSS.
-    subprocess.run([sys.executable, str(ROOT / "release" / "build.py"), "--out", str(dist), "--manifest",
+    subprocess.run([str(python), str(ROOT / "release" / "build.py"), "--out", str(dist), "--manifest",
                     str(dist / "krew-manifest.yaml")], check=True, stdout=subprocess.DEVNULL)
     unpacked = work / "krew"
     with tarfile.open(dist / build.archive_name(platform)) as tar:
@@ -180,7 +182,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         if krew:
             big = work / "1000-vms.yaml"
             one_file(big, 1000, 0, template, pick)
-            more, krew_notes = krew_rows(work, example, big, repeat)
+            more, krew_notes = krew_rows(work, example, big, repeat, python)
             rows += more
             notes += krew_notes
         return rows, notes
