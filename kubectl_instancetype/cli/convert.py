@@ -14,8 +14,9 @@ from ..gitops.plan import FileChange
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
 from .inputs import Source, expand_paths, read_text
+from .options import WriteOptions, write_options
 from .report import finish
-from .write import WriteOptions, settle, targets
+from .write import settle, targets
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,13 +26,9 @@ from .write import WriteOptions, settle, targets
 @click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
 @click.option("--follow-symlinks", is_flag=True,
               help="Also read (and with --write, rewrite) symbolic links in directories that lead out of them.")
-@click.option("-w", "--write", is_flag=True, help="Rewrite each file in place, keeping comments and formatting.")
-@click.option("--check", is_flag=True, help="Write nothing; list the files --write would change and exit 1 if any.")
-@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print the unified diff --write would apply.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
+@write_options(output_dir=False)
 def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, follow_symlinks: bool,
-            write: bool, check: bool, show_diff: bool, color: str) -> None:
+            writing: WriteOptions) -> None:
     """Rewrite instancetype.kubevirt.io/v1alpha1 and v1alpha2 objects as v1beta1.
 
     KubeVirt v1.7 removed those versions: kubectl refuses such instancetypes and preferences, and
@@ -51,14 +48,13 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
       kubectl instancetype convert -f manifests/ -R --write
       kubectl instancetype convert -f manifests/ -R --check
     """
-    writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
     names = filenames + paths
     if not names:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     problems: list[ToolError] = []
     if writing.active:
         sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)]
-        status, notes = settle(_changes(sources, problems, check and not show_diff), writing, problems)
+        status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems)
     else:
         _print(list(expand_paths(names, recursive, follow_symlinks)), problems)
         status, notes = EXIT_OK, []

@@ -201,23 +201,36 @@ class WriteOptions:
         return self.check or self.diff
 
 
-def write_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    @click.option("-w", "--write", is_flag=True,
-                  help="Rewrite each input file in place with its VMs expanded, keeping comments and formatting.")
-    @click.option("--output-dir", metavar="DIR",
-                  help="Write the expanded files under DIR instead, mirroring the -f directories.")
-    @click.option("--check", is_flag=True,
-                  help="Write nothing; list the files --write (or --output-dir) would change and exit 1 if any.")
-    @click.option("--diff", "show_diff", is_flag=True,
-                  help="Write nothing; print the unified diff --write (or --output-dir) would apply.")
-    @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-                  help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
-    @functools.wraps(func)
-    def wrapper(*args: Any, write: bool, output_dir: str | None, check: bool, show_diff: bool, color: str,
-                **kwargs: Any) -> Any:
-        return func(*args, writing=WriteOptions(write, output_dir, check, show_diff, color), **kwargs)
+def write_options(func: Callable[..., Any] | None = None, *, output_dir: bool = True,
+                  write_help: str = "Rewrite each file in place, keeping comments and formatting.") -> Any:
+    """``-w/--write``, ``--check``, ``--diff`` and ``--color`` (and ``--output-dir`` unless ``output_dir`` is
+    False) as one ``writing`` argument, a :class:`WriteOptions`."""
+    alternative = " (or --output-dir)" if output_dir else ""
 
-    return wrapper
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def wrapper(*args: Any, write: bool, check: bool, show_diff: bool, color: str,
+                    output_dir: str | None = None, **kwargs: Any) -> Any:
+            return function(*args, writing=WriteOptions(write, output_dir, check, show_diff, color), **kwargs)
+
+        options = [
+            click.option("-w", "--write", is_flag=True, help=write_help),
+            *([click.option("--output-dir", metavar="DIR",
+                            help="Write the expanded files under DIR instead, mirroring the -f directories.")]
+              if output_dir else []),
+            click.option("--check", is_flag=True,
+                         help=f"Write nothing; list the files --write{alternative} would change and exit 1 if any."),
+            click.option("--diff", "show_diff", is_flag=True,
+                         help=f"Write nothing; print the unified diff --write{alternative} would apply."),
+            click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+                         show_default=True, help="Colour the --diff output (auto: when standard output is a "
+                                                 "terminal and NO_COLOR is unset)."),
+        ]
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate(func) if func is not None else decorate
 
 
 def outside_of(output_dir: str | None) -> tuple[str, ...]:

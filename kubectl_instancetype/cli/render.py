@@ -49,7 +49,8 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @click.option("--explain", is_flag=True,
               help="Say where every value the expansion set comes from (instancetype, preference, default): "
                    "a trailing comment in YAML; with -o json, the object and its origins by JSON pointer.")
-@write_options
+@write_options(write_help="Rewrite each input file in place with its VMs expanded, keeping comments and "
+                          "formatting.")
 @junit_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
            explain: bool, writing: WriteOptions, junit_xml: str | None) -> None:

@@ -15,7 +15,7 @@ from ..suggest.report import notices
 from ..suggest.text import file_texts
 from . import exit_codes_help, files
 from .inputs import STDIN
-from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load
+from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load, write_options
 from .report import finish
 
 OUTPUTS = ("files", "json")
@@ -29,18 +29,14 @@ OUTPUTS = ("files", "json")
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @input_options(required=False)
 @catalog_options
-@click.option("-w", "--write", is_flag=True, help="Rewrite each file in place, keeping comments and formatting.")
-@click.option("--check", is_flag=True, help="Write nothing; list the files --write would change and exit 1 if any.")
-@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print the unified diff --write would apply.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colour the --diff output (auto: when standard output is a terminal and NO_COLOR is unset).")
+@write_options(output_dir=False)
 @click.option("--accept-approximate", is_flag=True,
               help="Also rewrite the VMs whose suggestion is approximate (their differences are listed either way).")
 @click.option("-o", "--output", type=click.Choice(OUTPUTS), default="files", show_default=True,
               help="files: every input file, rewritten; json: a report of the suggestions instead (a "
                    "SuggestionList: one entry per VirtualMachine with its verdict, choices and differences).")
-def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, write: bool, check: bool,
-            show_diff: bool, color: str, accept_approximate: bool, output: str) -> None:
+def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, writing: WriteOptions,
+            accept_approximate: bool, output: str) -> None:
     """Suggest an instancetype and a preference for VirtualMachines sized by hand.
 
     For each VirtualMachine that names neither, the instancetype whose expansion gives its vCPUs, memory
@@ -81,7 +77,6 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
     """
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
-    writing = WriteOptions(write=write, check=check, diff=show_diff, color=color)
     _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
