@@ -165,7 +165,9 @@ def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope
         rendered = _render(with_matcher(vm, "preference", candidate), baseline, scope)
         if rendered is not None:
             spec_differences = sum(not _metadata(d.path) for d in compare(baseline, rendered))
-            scored.append(((spec_differences, -hints.score(candidate.name) if candidate else 0), candidate))
+            # The OS the VM says it runs comes first: a RHEL 9 VM gets rhel.9 and its listed differences
+            # rather than another OS's preference that happens to differ less.
+            scored.append(((-hints.score(candidate.name) if candidate else 0, spec_differences), candidate))
     if not scored:
         return None
     top = min(score for score, _ in scored)
