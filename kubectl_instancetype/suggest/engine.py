@@ -18,7 +18,7 @@ from .hints import Hints
 from .instancetypes import TEMPLATE_SPEC, Sizing
 from .preferences import Kept
 from .proof import Scope, compare
-from .tree import Difference, get
+from .tree import MISSING, Difference, get
 
 Spec = dict[str, Any]
 EXACT = "exact"
@@ -26,6 +26,7 @@ APPROXIMATE = "approximate"
 NOTHING = "nothing fits"
 LEFT_ALONE = "left alone"
 ARTICLES = {"instancetype": "an instancetype", "preference": "a preference"}
+ANNOTATIONS = ("spec", "template", "metadata", "annotations")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Suggestion:
     reason: str = ""  # why a VM is left alone, or why nothing fits
     closest: Candidate | None = None
     shortfall: tuple[Difference, ...] = ()
+    annotated: tuple[Difference, ...] = ()  # template annotations the instancetype or preference adds
 
     @property
     def exact(self) -> bool:
@@ -77,8 +79,19 @@ def suggest(vm: Spec, scope: Scope, hints: Hints) -> Suggestion:
                           shortfall=shortfall)
     rewritten = preferences.tidy(choice.vm, vm, choice.rendered, scope)
     differences = compare(baseline, scope.render(rewritten))
+    annotated = tuple(d for d in differences if added_annotation(d))
+    differences = tuple(d for d in differences if not added_annotation(d))
     return Suggestion(label, APPROXIMATE if differences else EXACT, fit.candidate if fit else None,
-                      choice.candidate, rewritten, differences, choice.kept, closest=closest, shortfall=shortfall)
+                      choice.candidate, rewritten, differences, choice.kept, closest=closest, shortfall=shortfall,
+                      annotated=annotated)
+
+
+def added_annotation(difference: Difference) -> bool:
+    """Whether a difference only adds annotations to the VM's template: those the instancetype's and the
+    preference's ``spec.annotations`` carry (``vm.kubevirt.io/os: linux``), the one thing expand adds to the
+    template's metadata. They do not change the guest, and a VM that names these objects gets them anyway:
+    a suggestion that differs only in them is exact (they are listed)."""
+    return difference.path[:4] == ANNOTATIONS and difference.before is MISSING and len(difference.path) <= 5
 
 
 def _shortfall(closest: Candidate | None, baseline: Spec) -> tuple[Difference, ...]:

@@ -50,6 +50,7 @@ def entry(outcome: Outcome, namespace: str, accept_approximate: bool) -> dict[st
         "preference": _candidate(found.preference),
         "rewritten": outcome.rewritten(accept_approximate),
         "differences": [_difference(d) for d in found.differences],
+        "addedAnnotations": [_difference(d) for d in found.annotated],
         "kept": [_kept(k) for k in found.kept],
         "reason": found.reason,
         "closestInstancetype": _candidate(found.closest),

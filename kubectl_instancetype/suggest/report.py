@@ -31,7 +31,18 @@ def headline(suggestion: Suggestion, accept_approximate: bool) -> str:
     if suggestion.verdict == APPROXIMATE:
         written = "" if accept_approximate else f"; {NOT_WRITTEN}"
         return f"{_choice(suggestion)}: {APPROXIMATE}, {count} difference{'s' if count != 1 else ''}{written}"
-    return f"{_choice(suggestion)}: {suggestion.verdict}"
+    added = ", ".join(_annotations(suggestion))
+    extra = f" (adds the template annotations {added})" if added else ""
+    return f"{_choice(suggestion)}: {suggestion.verdict}{extra}"
+
+
+def _annotations(suggestion: Suggestion) -> list[str]:
+    """``key: value`` of each template annotation the objects add (a whole map, or one key, per difference)."""
+    out: list[str] = []
+    for difference in suggestion.annotated:
+        added = difference.after if len(difference.path) == 4 else {difference.path[4]: difference.after}
+        out.extend(f"{key}: {shown(value)}" for key, value in added.items())
+    return out
 
 
 def notices(outcome: Outcome, accept_approximate: bool = False) -> list[Notice]:
