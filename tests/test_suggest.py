@@ -16,7 +16,7 @@ from kubectl_instancetype.suggest import APPROXIMATE, EXACT, LEFT_ALONE, NOTHING
 from kubectl_instancetype.suggest.candidates import Candidate, tie_break
 from kubectl_instancetype.suggest.hints import Hints
 from kubectl_instancetype.suggest.instancetypes import without_owned
-from kubectl_instancetype.suggest.proof import counted
+from kubectl_instancetype.suggest.proof import counted, memory_read
 from kubectl_instancetype.suggest.tree import MISSING, get
 
 BUILTIN = Scope("default", Catalog(builtin=find, builtin_names=names), ClusterConfig())
@@ -194,3 +194,28 @@ def test_the_preference_reproduces_the_vms_cpu_topology(cpu: dict[str, int], pre
     found = suggest(vm({"cpu": cpu, "memory": {"guest": "4Gi"}}), Scope("default", catalog, ClusterConfig()), Hints())
     assert found.verdict == EXACT and found.instancetype is not None and found.instancetype.name == "four"
     assert (found.preference.name if found.preference else None) == preference
+
+
+@pytest.mark.parametrize(("overcommit", "expected"), [(100, EXACT), (150, APPROXIMATE)])
+def test_a_vm_sized_by_its_memory_request_is_read_as_the_webhook_reads_it(overcommit: int, expected: str) -> None:
+    hand = vm({"cpu": {"cores": 1}, "resources": {"requests": {"memory": "4Gi"}}})
+    scope = Scope("default", BUILTIN.catalog, ClusterConfig(memory_overcommit=overcommit))
+    found = suggest(hand, scope, Hints())
+    assert (found.verdict, found.instancetype and found.instancetype.name) == (expected, "u1.medium")
+    assert get(found.vm, (*DOMAIN, "resources")) is MISSING  # the instancetype owns the memory now
+
+
+def test_memory_read_fills_in_only_what_the_webhook_would() -> None:
+    guest_only = vm({"memory": {"guest": "1Gi"}})
+    assert memory_read(guest_only, 100, requested=False) is guest_only
+    assert get(memory_read(guest_only, 100), (*DOMAIN, "resources", "requests", "memory")) == "1Gi"
+    requested = memory_read(vm({"resources": {"requests": {"memory": "2048Mi"}}}), 100)
+    assert get(requested, (*DOMAIN, "memory", "guest")) == "2Gi"
+    assert memory_read(guest_only, 150) is guest_only
+
+
+def test_a_preference_for_another_architecture_is_never_preferred() -> None:
+    fedora_bios = vm({"cpu": {"cores": 1}, "memory": {"guest": "4Gi"}})
+    found = suggest(fedora_bios, BUILTIN, Hints(systems=("fedora",)))
+    assert found.preference is None or not found.preference.name.endswith("arm64")
+    assert found.verdict == EXACT  # no preference keeps the BIOS VM as it is; fedora would add EFI

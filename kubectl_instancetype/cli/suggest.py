@@ -54,7 +54,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       the fewest instancetype fields left in the VM, the fewest vCPUs then memory beyond the VM's,
       cluster-scoped before namespaced, the general-purpose u1 series first, the smallest, the name.
     Preferences (or none) by:
-      the OS hints, the fewest differences in the spec, the most of the VM's settings provided,
+      the VM's own architecture kept, an exact fit, the OS hints, the fewest differences in the spec,
+      the most of the VM's settings provided,
       the fewest differences in the template's metadata, cluster-scoped first, the most generic
       (the fewest settings), the name.
 

@@ -17,7 +17,7 @@ from .candidates import Candidate
 from .hints import Hints
 from .instancetypes import TEMPLATE_SPEC, Sizing
 from .preferences import Kept
-from .proof import Scope, compare
+from .proof import Scope
 from .tree import MISSING, Difference, get
 
 Spec = dict[str, Any]
@@ -78,7 +78,7 @@ def suggest(vm: Spec, scope: Scope, hints: Hints) -> Suggestion:
         return Suggestion(label, NOTHING, reason=f"{reason}, and no preference either", closest=closest,
                           shortfall=shortfall)
     rewritten = preferences.tidy(choice.vm, vm, choice.rendered, scope)
-    differences = compare(baseline, scope.render(rewritten))
+    differences = scope.compare(baseline, scope.render(rewritten))
     annotated = tuple(d for d in differences if added_annotation(d))
     differences = tuple(d for d in differences if not added_annotation(d))
     return Suggestion(label, APPROXIMATE if differences else EXACT, fit.candidate if fit else None,

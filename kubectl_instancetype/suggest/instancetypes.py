@@ -17,7 +17,7 @@ from ..api.golang import clone_json, nonzero
 from ..expand.apply import apply_spec
 from ..pipeline.vm_validating_webhook import BASE, conflict_field
 from .candidates import Candidate, quantity_bytes, tie_break
-from .proof import Scope, compare
+from .proof import Scope
 from .tree import MISSING, Difference, Path, get, without
 
 Spec = dict[str, Any]
@@ -116,7 +116,7 @@ def try_on(vm: Spec, candidate: Candidate, baseline: Spec, scope: Scope) -> Fit 
     rendered = scope.attempt(rewritten)
     if rendered is None:
         return None
-    found = [d for d in compare(baseline, rendered) if not _topology(d.path)]
+    found = [d for d in scope.compare(baseline, rendered) if not _topology(d.path)]
     sizing, wanted = Sizing.of(rendered), Sizing.of(baseline)
     if sizing.vcpus != wanted.vcpus:
         found.append(Difference((*TEMPLATE_SPEC, "domain", "cpu"), wanted.vcpus, sizing.vcpus))

@@ -17,11 +17,12 @@ from ..pipeline.expand import has_matchers
 from .candidates import Candidate, tie_break
 from .hints import Hints
 from .instancetypes import with_matcher
-from .proof import Scope, compare
+from .proof import Scope
 from .tree import MISSING, Difference, Path, get, leaves, without
 
 Spec = dict[str, Any]
 TEMPLATE: Path = ("spec", "template")
+ARCHITECTURE: Path = (*TEMPLATE, "spec", "architecture")
 # Where a preference's settings land in the VM, and the preference field that must be set to try there.
 AREAS: tuple[tuple[Path, Path], ...] = (
     (("spec", "domain", "cpu", "features"), ("cpu", "preferredCPUFeatures")),
@@ -119,8 +120,20 @@ def tidy(vm: Spec, original: Spec, target: Spec, scope: Scope) -> Spec:
             return vm
         tried.add(path)
         candidate = without(vm, path)
-        if scope.attempt(candidate) == target:
+        rendered = scope.attempt(candidate)
+        if rendered is not None and _unemptied(rendered) == _unemptied(target):
             vm = candidate
+
+
+def _unemptied(tree: Any) -> Any:
+    """``tree`` without its empty maps: a map the removals emptied (``resources: {requests: {}}``) reads as
+    absent to KubeVirt (Go omits an empty map, and the appliers allocate what they set)."""
+    if isinstance(tree, dict):
+        kept = {key: _unemptied(value) for key, value in tree.items()}
+        return {key: value for key, value in kept.items() if value != {}}
+    if isinstance(tree, list):
+        return [_unemptied(item) for item in tree]
+    return tree
 
 
 def _emptied(tree: Any, original: Any, path: Path) -> Iterator[Path]:
@@ -147,11 +160,11 @@ def provide(vm: Spec, candidate: Candidate | None, baseline: Spec, scope: Scope)
     if rendered is None:
         return None
     if candidate is None:
-        return Choice(None, named, rendered, compare(baseline, rendered))
+        return Choice(None, named, rendered, scope.compare(baseline, rendered))
     trial = _Trial(scope, rendered, named)
     for path in _areas(candidate.spec, named):
         trial.visit(path)
-    return Choice(candidate, trial.vm, rendered, compare(baseline, rendered), trial.removed, tuple(trial.kept))
+    return Choice(candidate, trial.vm, rendered, scope.compare(baseline, rendered), trial.removed, tuple(trial.kept))
 
 
 def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope, hints: Hints) -> Choice | None:
@@ -160,14 +173,17 @@ def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope
     Only the candidates tied on differences and hints are stripped of what they provide: a render is cheap,
     but a trial renders once per setting.
     """
-    scored: list[tuple[tuple[int, int], Candidate | None]] = []
+    scored: list[tuple[tuple[bool, bool, int, int], Candidate | None]] = []
     for candidate in [None, *candidates]:
         rendered = _render(with_matcher(vm, "preference", candidate), baseline, scope)
         if rendered is not None:
-            spec_differences = sum(not _metadata(d.path) for d in compare(baseline, rendered))
-            # The OS the VM says it runs comes first: a RHEL 9 VM gets rhel.9 and its listed differences
-            # rather than another OS's preference that happens to differ less.
-            scored.append(((-hints.score(candidate.name) if candidate else 0, spec_differences), candidate))
+            found = [d for d in scope.compare(baseline, rendered) if not _metadata(d.path)]
+            # Never another architecture (fedora.arm64 for a VM on the cluster's amd64); then an exact fit;
+            # then the OS the VM says it runs: a RHEL 9 VM that no preference fits exactly gets rhel.9 and
+            # its listed differences rather than another system's preference that happens to differ less.
+            moved = any(d.path == ARCHITECTURE for d in found)
+            hinted = hints.score(candidate.name) if candidate else 0
+            scored.append(((moved, bool(found), -hinted, len(found)), candidate))
     if not scored:
         return None
     top = min(score for score, _ in scored)
