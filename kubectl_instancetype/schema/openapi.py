@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.golang import INT64_MAX, INT64_MIN
 from .fielderror import (
     DUPLICATE,
     TOO_LONG,
@@ -20,6 +21,7 @@ from .fielderror import (
     FieldError,
     Path,
     dotted,
+    go_quote,
     invalid,
     not_supported,
     required,
@@ -28,21 +30,22 @@ from .tables import Node
 
 
 def kind_of(value: Any) -> str:
-    """The JSON kind of a value, as the validator names it (whole floats are integers, as Go decodes them)."""
+    """The JSON kind of a value, as the validator names it: the server holds a whole number as an int64 when
+    it fits one, and as a float64 ("number") otherwise (:func:`..api.golang.go_number`)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
+    if isinstance(value, (int, float)):
+        return "integer" if _is_integer(value) else "number"
     names: dict[type, str] = {str: "string", list: "array", dict: "object"}
     return names.get(type(value), "string")
 
 
 def _is_integer(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or value.is_integer()) and INT64_MIN <= value <= INT64_MAX
 
 
 _CHECKS: dict[str, Any] = {
@@ -78,11 +81,14 @@ def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
 
 def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
     if value is None and node.nullable:
+        if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
+            errs.append(not_supported(path, value, list(node.enum)))
         return
     if not type_matches(value, node.type, node.int_or_string):
         wanted = "integer,string" if node.int_or_string else node.type
-        kind = kind_of(value)
-        errs.append(FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"'))
+        errs.append(_type_error(value, wanted, path))
+        if node.any_of:
+            errs += _any_of(value, node.any_of, path)
     if node.enum is not None and value not in node.enum:
         errs.append(not_supported(path, value, list(node.enum)))
     if isinstance(value, dict):
@@ -94,6 +100,20 @@ def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
         _array(value, node, path, errs)
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
         _number(value, node, path, dotted(path), errs)
+
+
+def _type_error(value: Any, wanted: Any, path: Path) -> FieldError:
+    kind = kind_of(value)
+    return FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"')
+
+
+def _any_of(value: Any, branches: tuple[str, ...], path: Path) -> list[FieldError]:
+    """kube-openapi's anyOf (``schema_props.go``): when no branch holds, a root-level error and the errors of
+    the branch that matched most, the first on a tie (KubeVirt's anyOf branches are bare types)."""
+    if any(type_matches(value, branch) for branch in branches):
+        return []
+    at_least_one = f"{go_quote(dotted(path))} must validate at least one schema (anyOf)"
+    return [invalid((), "", at_least_one), _type_error(value, branches[0], path)]
 
 
 def _string(value: str, node: Node, path: Path, field: str, errs: list[FieldError]) -> None:

@@ -5,8 +5,8 @@ Keys of a table node: ``t`` type (a name, or a list of names in the OpenAPI tabl
 ``f`` format, ``n`` nullable, ``ios`` x-kubernetes-int-or-string, ``pu`` x-kubernetes-preserve-unknown-fields,
 ``emb`` x-kubernetes-embedded-resource, ``lt``/``lk`` x-kubernetes-list-type / list-map-keys, ``min``/``max``
 (``xmin``/``xmax`` exclusive), ``minL``/``maxL``, ``minI``/``maxI``, ``minP``/``maxP``, ``mo`` multipleOf,
-``u`` uniqueItems, ``d`` default, ``v`` x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a
-definition of the OpenAPI table. In the CRD table, child nodes are indices into ``nodes``.
+``u`` uniqueItems, ``d`` default, ``any`` the types of anyOf's branches (``[integer, string]``), ``v``
+x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a definition of the OpenAPI table. In the CRD table, child nodes are indices into ``nodes``.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ class Node:
         self.default: Any = raw.get("d", NO_DEFAULT)
         self.rules: tuple[tuple[str, str], ...] = tuple((rule, message) for rule, message in raw.get("v", ()))
         self.ref: str | None = raw.get("ref")
+        self.any_of: tuple[str, ...] = tuple(raw.get("any", ()))
 
     @cached_property
     def properties(self) -> Mapping[str, Node]:
