@@ -124,7 +124,7 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
         where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
     obj, unknown = prune.prune(data, schema)
-    unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
+    unknown = [*meta.unknown, *unknown]
     if prune.has_null(obj):
         obj = prune.drop_nulls(obj, schema)
     metadata = obj.get("metadata")
