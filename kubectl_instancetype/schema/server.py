@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.versions import removed_version_problem
-from . import cel, names, objectmeta, openapi, prune, registry, webhook
+from . import cel, names, objectmeta, openapi, prune, registry, scale, webhook
 from .fielderror import FieldError, Path, dotted
 from .tables import crd_schemas
 
@@ -177,6 +177,8 @@ def field_errors(stored: dict[str, Any], crd: registry.CRD) -> list[FieldError]:
     schema = crd_schemas()[crd.kind]
     errors = names.validate_meta(stored["metadata"], crd.namespaced)
     errors += openapi.validate(stored, schema)
+    if crd.scale:
+        errors += scale.spec_replicas(stored)
     if not any(e.blocking for e in errors):
         errors += cel.check_rules(stored, schema)
     if not errors:
