@@ -10,6 +10,7 @@ List-type uniqueness (``listtype.ValidateListSetsAndMaps``) is checked on the sa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..api.golang import INT64_MAX, INT64_MIN
@@ -84,7 +85,13 @@ def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
         if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
             errs.append(not_supported(path, value, list(node.enum)))
         return
-    if not type_matches(value, node.type, node.int_or_string):
+    if node.format == "date-time" and value is not None:
+        format_error = _date_time(value, path)
+        if format_error is not None:
+            errs.append(format_error)
+        # kube-openapi's type check gives way to the format check (``validate/type.go``): a string or a list
+        # is no type error there, any other value only the format's
+    elif not type_matches(value, node.type, node.int_or_string):
         wanted = "integer,string" if node.int_or_string else node.type
         errs.append(_type_error(value, wanted, path))
         if node.any_of:
@@ -100,6 +107,47 @@ def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
         _array(value, node, path, errs)
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
         _number(value, node, path, dotted(path), errs)
+
+
+def _date_time(value: Any, path: Path) -> FieldError | None:
+    """The ``date-time`` format, the one string format apiextensions keeps of KubeVirt's (``int32``/``int64``
+    are stripped): a string must be one (strfmt ``IsDateTime``); a non-string is reported with the Go format
+    of its type ("int64", "float64", "" for booleans and objects); a list is let through."""
+    if isinstance(value, list):
+        return None
+    if isinstance(value, str):
+        shown = go_quote(value)
+        return None if is_date_time(value) else FieldError(
+            path, TYPE_INVALID, value, f"{dotted(path)} in body must be of type date-time: {shown}")
+    kind = kind_of(value)
+    go_format = {"integer": "int64", "number": "float64"}.get(kind, "")
+    return FieldError(path, TYPE_INVALID, go_format, f'{dotted(path)} in body must be of type date-time: "{go_format}"')
+
+
+def is_date_time(text: str) -> bool:
+    """kube-openapi strfmt ``IsDateTime``: a full date before the first 't' (case-insensitive), then a time
+    matching ``DateTimePattern`` with hours, minutes and seconds in range (what follows a second 't' is
+    ignored, and the fraction's separator may be any character: the pattern's '.' is unescaped)."""
+    parts = text.lower().split("t")
+    if len(text) < 4 or len(parts) < 2 or not _full_date(parts[0]):
+        return False
+    match = _TIME.match(parts[1])
+    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
+
+
+def _full_date(text: str) -> bool:
+    """Go's ``time.Parse("2006-01-02", text)``."""
+    match = _DATE.match(text)
+    if match is None:
+        return False
+    year, month, day = (int(part) for part in match.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return 1 <= month <= 12 and 1 <= day <= days[month - 1]
+
+
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
 
 
 def _type_error(value: Any, wanted: Any, path: Path) -> FieldError:
@@ -170,6 +218,7 @@ def _plain_leaf(value: Any, node: Node) -> bool:
     """A scalar its node has nothing to say about (right type, no enum or limits): most leaves are, and
     checking them here spares building their path."""
     return (value.__class__ in (str, bool) and node.enum is None and not node.limits and not node.pattern_text
+            and node.format != "date-time"
             and type_matches(value, node.type, node.int_or_string))
 
 

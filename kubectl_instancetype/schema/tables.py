@@ -6,7 +6,8 @@ Keys of a table node: ``t`` type (a name, or a list of names in the OpenAPI tabl
 ``emb`` x-kubernetes-embedded-resource, ``lt``/``lk`` x-kubernetes-list-type / list-map-keys, ``min``/``max``
 (``xmin``/``xmax`` exclusive), ``minL``/``maxL``, ``minI``/``maxI``, ``minP``/``maxP``, ``mo`` multipleOf,
 ``u`` uniqueItems, ``d`` default, ``any`` the types of anyOf's branches (``[integer, string]``), ``v``
-x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a definition of the OpenAPI table. In the CRD table, child nodes are indices into ``nodes``.
+x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a definition of the OpenAPI table. In the
+CRD table, child nodes are indices into ``nodes``.
 """
 
 from __future__ import annotations
