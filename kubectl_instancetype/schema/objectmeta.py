@@ -137,10 +137,14 @@ class _Decoder:
                 if self.track_unknown:
                     self.unknown.append(("metadata", *self.path, key))
                 continue
+            item = value[key]
+            if item.__class__ is str and spec.type.kind == "string":
+                out[key] = item  # the common case, without the error context a mismatch needs
+                continue
             self.struct = go.name
             self.stack.append(key)
             self.path.append(key)
-            got = self.value(value[key], spec.type)
+            got = self.value(item, spec.type)
             self.stack.pop()
             self.path.pop()
             self.struct = outer
@@ -182,6 +186,8 @@ def _raw(decoder: _Decoder, value: Any, go: GoType) -> Any:
 def _map(decoder: _Decoder, value: Any, go: GoType) -> Any:
     if not isinstance(value, dict):
         return decoder.mismatch(json_kind(value), go.name)
+    if all(item.__class__ is str for item in value.values()):
+        return dict(value)  # the common case: every value a string already
     out = {}
     for key in sorted(value):
         got = decoder.value(value[key], _STR)
