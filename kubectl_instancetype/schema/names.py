@@ -107,9 +107,12 @@ def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metad
         errs += [invalid((*prefix, "namespace"), namespace, m) for m in dns1123_label(namespace)]
     errs += _labels(meta.get("labels") or {}, (*prefix, "labels"))
     errs += _annotations(meta.get("annotations") or {}, (*prefix, "annotations"))
-    errs += owner_references(meta.get("ownerReferences") or [], (*prefix, "ownerReferences"))
-    errs += _finalizers(meta.get("finalizers") or [], (*prefix, "finalizers"))
-    errs += managed_fields(meta.get("managedFields") or [], (*prefix, "managedFields"))
+    if "ownerReferences" in meta:  # rare: most objects skip these three checks
+        errs += owner_references(meta["ownerReferences"], (*prefix, "ownerReferences"))
+    if "finalizers" in meta:
+        errs += _finalizers(meta["finalizers"], (*prefix, "finalizers"))
+    if "managedFields" in meta:
+        errs += managed_fields(meta["managedFields"], (*prefix, "managedFields"))
     return errs
 
 

@@ -213,18 +213,23 @@ def _zero(go: GoType) -> Any:
 
 
 def _write_back(values: dict[str, Any], go: GoType) -> dict[str, Any]:
-    """A decoded struct as ``ToUnstructured`` writes it: ``omitempty`` drops zero values, not pointed-to ones."""
+    """A decoded struct as ``ToUnstructured`` writes it: ``omitempty`` drops zero values, not pointed-to ones;
+    a struct with fields that are always written (``OwnerReference``) keeps Go's field order."""
+    if go.kind == "struct" and all(spec.omitempty for spec in go.fields.values()):
+        return {key: got for key, got in values.items() if got is not _ABSENT and not _omitted(got, go.fields[key])}
     out: dict[str, Any] = {}
     for key, spec in go.fields.items():
         got = values.get(key, _ABSENT)
         if got is _ABSENT:
             if not spec.omitempty:
                 out[key] = ""
-            continue
-        if spec.omitempty and not spec.pointer and _is_zero(got, spec.type):
-            continue
-        out[key] = got
+        elif not _omitted(got, spec):
+            out[key] = got
     return out
+
+
+def _omitted(value: Any, spec: GoField) -> bool:
+    return spec.omitempty and not spec.pointer and _is_zero(value, spec.type)
 
 
 def _is_zero(value: Any, go: GoType) -> bool:

@@ -44,6 +44,8 @@ def kind_of(value: Any) -> str:
 
 
 def _is_integer(value: Any) -> bool:
+    if value.__class__ is int:
+        return bool(INT64_MIN <= value <= INT64_MAX)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     return (isinstance(value, int) or value.is_integer()) and INT64_MIN <= value <= INT64_MAX
@@ -85,7 +87,7 @@ def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
         if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
             errs.append(not_supported(path, value, list(node.enum)))
         return
-    if node.format == "date-time" and value is not None:
+    if node.date_time and value is not None:
         format_error = _date_time(value, path)
         if format_error is not None:
             errs.append(format_error)
@@ -217,8 +219,7 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
 def _plain_leaf(value: Any, node: Node) -> bool:
     """A scalar its node has nothing to say about (right type, no enum or limits): most leaves are, and
     checking them here spares building their path."""
-    return (value.__class__ in (str, bool) and node.enum is None and not node.limits and not node.pattern_text
-            and node.format != "date-time"
+    return (value.__class__ in (str, bool) and not node.checks_scalars
             and type_matches(value, node.type, node.int_or_string))
 
 

@@ -56,6 +56,10 @@ class Node:
         self.rules: tuple[tuple[str, str], ...] = tuple((rule, message) for rule, message in raw.get("v", ()))
         self.ref: str | None = raw.get("ref")
         self.any_of: tuple[str, ...] = tuple(raw.get("any", ()))
+        # apiextensions keeps only some formats; of KubeVirt's, date-time (int32/int64 are stripped)
+        self.date_time = self.format == "date-time"
+        # whether a scalar of the right type can still fail here (most leaves cannot: checks skip them)
+        self.checks_scalars = self.enum is not None or bool(self.limits) or "pat" in raw or self.date_time
 
     @cached_property
     def properties(self) -> Mapping[str, Node]:
