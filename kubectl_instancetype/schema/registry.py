@@ -59,6 +59,7 @@ CRDS = (
     CRD("instancetype.kubevirt.io", "VirtualMachineClusterPreference", ("v1beta1",), namespaced=False),
     CRD("migrations.kubevirt.io", "MigrationPolicy", ("v1alpha1",), namespaced=False, status=True),
     CRD("clone.kubevirt.io", "VirtualMachineClone", ("v1alpha1", "v1beta1"), status=True),
+    CRD("plugin.kubevirt.io", "Plugin", ("v1alpha1",), namespaced=False),
 )
 GROUPS = frozenset(crd.group for crd in CRDS)
 _BY_KIND = {(crd.group, crd.kind): crd for crd in CRDS}
