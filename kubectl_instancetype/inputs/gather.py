@@ -16,6 +16,7 @@ from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
 from ..config import ClusterConfig, config_from
 from ..errors import InputError, Notice, ToolError, located
+from ..schema.registry import GROUPS, split_api_version
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
@@ -168,11 +169,17 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
 def _skipped(doc: Document) -> str:
     """Why ``doc`` is no Kubernetes object to process; "" when it is one."""
     data = doc.data
-    if not isinstance(data, dict) or "kind" not in data:
+    if not isinstance(data, dict) or ("kind" not in data and not _kubevirt_group(data.get("apiVersion"))):
         return NOT_AN_OBJECT
     if str(data.get("apiVersion", "")).startswith(_TOOL_GROUPS):
         return TOOL_CONFIGURATION
     return ""
+
+
+def _kubevirt_group(api_version: object) -> bool:
+    """A document naming one of KubeVirt's groups is a KubeVirt object even without a kind: kubectl refuses
+    it (``Object 'Kind' is missing``) rather than the tool skipping it like other YAML of a repository."""
+    return isinstance(api_version, str) and split_api_version(api_version)[0] in GROUPS
 
 
 def _used(doc: Document) -> bool:

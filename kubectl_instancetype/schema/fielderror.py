@@ -8,9 +8,10 @@ Every error the server's create path reports is one of these: a field path, a ty
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
+
+from ..api.golang import go_float_v, go_json, go_number
 
 Path = tuple[str | int, ...]
 
@@ -42,15 +43,47 @@ def dotted(path: Path) -> str:
     return out or "<nil>"
 
 
+class GoStruct(dict[str, Any]):
+    """A Go struct's JSON (an ``OwnerReference``): encoding/json writes its fields in declaration order, not
+    sorted as it writes a map's keys."""
+
+
 def go_value(value: Any) -> str:
-    """``value`` as Go's ``%v`` (numbers, booleans) or JSON (strings quoted, collections) prints it."""
+    """``value`` as ``field.Error`` prints a bad value (apimachinery ``util/validation/field/errors.go``): Go's
+    ``%v`` for numbers and booleans (the server holds whole numbers as int64, the rest as float64), ``%q`` for
+    strings, JSON for the rest."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and math.isfinite(value):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e21 else repr(value)
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, (int, float)):
+        number = go_number(value)
+        return str(number) if isinstance(number, int) else go_float_v(number)
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, GoStruct) or (isinstance(value, list) and any(isinstance(v, GoStruct) for v in value)):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return go_json(value)
+
+
+_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v",
+            '"': '\\"', "\\": "\\\\"}
+
+
+def go_quote(text: str) -> str:
+    """Go's ``%q`` (``strconv.Quote``): printable characters as they are, the rest escaped."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    out = []
+    for char in text:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) < 0x80:
+            out.append(f"\\x{ord(char):02x}")
+        else:
+            out.append(f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .fielderror import FieldError, Path, invalid, required
+from .fielderror import TOO_LONG, FieldError, GoStruct, Path, invalid, required
 
 DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 DNS1123_SUBDOMAIN_FMT = DNS1123_LABEL_FMT + r"(\." + DNS1123_LABEL_FMT + ")*"
@@ -49,7 +49,10 @@ def dns1123_subdomain(value: str) -> list[str]:
 
 def dns1123_label(value: str) -> list[str]:
     out = ["must be no more than 63 characters"] if len(value) > 63 else []
-    return out + ([] if _LABEL.match(value) else [LABEL_MSG])
+    if _LABEL.match(value):
+        return out
+    # A valid subdomain that is no label can only hold dots (apimachinery util/validation IsDNS1123Label).
+    return [*out, "must not contain dots" if _SUBDOMAIN.match(value) else LABEL_MSG]
 
 
 def qualified_name(value: str) -> list[str]:
@@ -85,14 +88,17 @@ def path_segment(value: str) -> list[str]:
 
 
 def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metadata",)) -> list[FieldError]:
-    """``ValidateObjectMetaAccessor`` with ``NameIsDNSSubdomain``: name, namespace, labels, annotations."""
+    """``ValidateObjectMetaAccessor`` with ``NameIsDNSSubdomain`` (apimachinery ``api/validation/objectmeta.go``),
+    in its order."""
     errs: list[FieldError] = []
     name, generate = meta.get("name", ""), meta.get("generateName", "")
     if generate:
         errs += [invalid((*prefix, "generateName"), generate, m) for m in dns1123_subdomain(_masked(generate))]
-    if not name and not generate:
+    # The server generates a name from generateName before this check; `kubectl apply` never sends a
+    # generateName-only object there (it refuses it), so the name is missing, as kube-validate answers.
+    if not name:
         errs.append(required((*prefix, "name"), "name or generateName is required"))
-    elif name:
+    else:
         errs += [invalid((*prefix, "name"), name, m) for m in dns1123_subdomain(name)]
     namespace = meta.get("namespace", "")
     if namespaced and not namespace:
@@ -101,8 +107,19 @@ def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metad
         errs += [invalid((*prefix, "namespace"), namespace, m) for m in dns1123_label(namespace)]
     errs += _labels(meta.get("labels") or {}, (*prefix, "labels"))
     errs += _annotations(meta.get("annotations") or {}, (*prefix, "annotations"))
-    for item in meta.get("finalizers") or []:
-        errs += [invalid((*prefix, "finalizers"), item, m) for m in qualified_name(item)]
+    if "ownerReferences" in meta:  # rare: most objects skip these three checks
+        errs += owner_references(meta["ownerReferences"], (*prefix, "ownerReferences"))
+    if "finalizers" in meta:
+        errs += _finalizers(meta["finalizers"], (*prefix, "finalizers"))
+    if "managedFields" in meta:
+        errs += managed_fields(meta["managedFields"], (*prefix, "managedFields"))
+    return errs
+
+
+def _finalizers(finalizers: list[str], path: Path) -> list[FieldError]:
+    errs = [invalid(path, item, m) for item in finalizers for m in qualified_name(item)]
+    if "orphan" in finalizers and "foregroundDeletion" in finalizers:
+        errs.append(invalid(path, finalizers, "finalizer orphan and foregroundDeletion cannot be both set"))
     return errs
 
 
@@ -127,6 +144,68 @@ def _annotations(annotations: dict[str, str], path: Path) -> list[FieldError]:
     if size > TOTAL_ANNOTATION_SIZE:
         errs.append(FieldError(path, "FieldValueTooLong", "", f"may not be more than {TOTAL_ANNOTATION_SIZE} bytes"))
     return errs
+
+
+def _version_of(api_version: str) -> str:
+    """The version ``schema.FromAPIVersionAndKind`` finds in an apiVersion ("" when it cannot parse it)."""
+    if api_version in ("", "/") or api_version.count("/") > 1:
+        return ""
+    return api_version.rpartition("/")[2]
+
+
+def owner_references(refs: list[dict[str, Any]], path: Path) -> list[FieldError]:
+    """``ValidateOwnerReferences``: every reference names a version, kind, name and uid; one controller."""
+    errs: list[FieldError] = []
+    controller = ""
+    for ref in refs:
+        version = _version_of(ref.get("apiVersion", ""))
+        checks = (("apiVersion", version, "version must not be empty"), ("kind", ref.get("kind"), "must not be empty"),
+                  ("name", ref.get("name"), "must not be empty"), ("uid", ref.get("uid"), "must not be empty"))
+        errs += [invalid((*path, key), ref.get(key, ""), message) for key, value, message in checks if not value]
+        if version == "v1" and ref.get("apiVersion") == "v1" and ref.get("kind") == "Event":
+            errs.append(invalid(path, GoStruct(ref), "/v1, Kind=Event is disallowed from being an owner"))
+        if ref.get("controller") is True:
+            current = f"{ref.get('kind')}/{ref.get('name')}"
+            if controller:
+                message = f'Only one reference can have Controller set to true. Found "true" in references for ' \
+                          f"{controller} and {current}"
+                errs.append(invalid(path, [GoStruct(r) for r in refs], message))
+            else:
+                controller = current
+    return errs
+
+
+def managed_fields(entries: list[dict[str, Any]], path: Path) -> list[FieldError]:
+    """``ValidateManagedFields`` (apimachinery ``apis/meta/v1/validation``)."""
+    errs: list[FieldError] = []
+    for i, entry in enumerate(entries):
+        here = (*path, i)
+        if entry.get("operation") not in ("Apply", "Update"):
+            errs.append(invalid((*here, "operation"), entry.get("operation", ""), "must be `Apply` or `Update`"))
+        if entry.get("fieldsType", "FieldsV1") != "FieldsV1":
+            errs.append(invalid((*here, "fieldsType"), entry["fieldsType"], "must be `FieldsV1`"))
+        manager = entry.get("manager", "")
+        if len(manager.encode()) > 128:
+            errs.append(FieldError((*here, "manager"), TOO_LONG, "", "may not be more than 128 bytes"))
+        errs += [invalid((*here, "manager"), manager, f"invalid character {_go_rune(c)} (at position {at})")
+                 for at, c in _byte_positions(manager) if not c.isprintable()]
+        if len(entry.get("subresource", "").encode()) > 256:
+            errs.append(FieldError((*here, "subresource"), TOO_LONG, "", "may not be more than 256 bytes"))
+    return errs
+
+
+def _byte_positions(text: str) -> list[tuple[int, str]]:
+    """(byte offset, character) pairs, as Go's ``for i, r := range s`` yields them."""
+    out, offset = [], 0
+    for char in text:
+        out.append((offset, char))
+        offset += len(char.encode("utf-8", "surrogatepass"))
+    return out
+
+
+def _go_rune(char: str) -> str:
+    """Go's ``%#U``: ``U+0009`` (non-printable characters are shown without the quoted character)."""
+    return f"U+{ord(char):04X}"
 
 
 def path_segment_errors(meta: dict[str, Any], prefix: Path = ("metadata",)) -> list[FieldError]:

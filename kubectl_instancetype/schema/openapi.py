@@ -10,8 +10,10 @@ List-type uniqueness (``listtype.ValidateListSetsAndMaps``) is checked on the sa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ..api.golang import INT64_MAX, INT64_MIN
 from .fielderror import (
     DUPLICATE,
     TOO_LONG,
@@ -20,6 +22,7 @@ from .fielderror import (
     FieldError,
     Path,
     dotted,
+    go_quote,
     invalid,
     not_supported,
     required,
@@ -28,21 +31,24 @@ from .tables import Node
 
 
 def kind_of(value: Any) -> str:
-    """The JSON kind of a value, as the validator names it (whole floats are integers, as Go decodes them)."""
+    """The JSON kind of a value, as the validator names it: the server holds a whole number as an int64 when
+    it fits one, and as a float64 ("number") otherwise (:func:`..api.golang.go_number`)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
+    if isinstance(value, (int, float)):
+        return "integer" if _is_integer(value) else "number"
     names: dict[type, str] = {str: "string", list: "array", dict: "object"}
     return names.get(type(value), "string")
 
 
 def _is_integer(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    if value.__class__ is int:
+        return bool(INT64_MIN <= value <= INT64_MAX)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or value.is_integer()) and INT64_MIN <= value <= INT64_MAX
 
 
 _CHECKS: dict[str, Any] = {
@@ -78,11 +84,20 @@ def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
 
 def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
     if value is None and node.nullable:
+        if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
+            errs.append(not_supported(path, value, list(node.enum)))
         return
-    if not type_matches(value, node.type, node.int_or_string):
+    if node.date_time and value is not None:
+        format_error = _date_time(value, path)
+        if format_error is not None:
+            errs.append(format_error)
+        # kube-openapi's type check gives way to the format check (``validate/type.go``): a string or a list
+        # is no type error there, any other value only the format's
+    elif not type_matches(value, node.type, node.int_or_string):
         wanted = "integer,string" if node.int_or_string else node.type
-        kind = kind_of(value)
-        errs.append(FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"'))
+        errs.append(_type_error(value, wanted, path))
+        if node.any_of:
+            errs += _any_of(value, node.any_of, path)
     if node.enum is not None and value not in node.enum:
         errs.append(not_supported(path, value, list(node.enum)))
     if isinstance(value, dict):
@@ -94,6 +109,61 @@ def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
         _array(value, node, path, errs)
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
         _number(value, node, path, dotted(path), errs)
+
+
+def _date_time(value: Any, path: Path) -> FieldError | None:
+    """The ``date-time`` format, the one string format apiextensions keeps of KubeVirt's (``int32``/``int64``
+    are stripped): a string must be one (strfmt ``IsDateTime``); a non-string is reported with the Go format
+    of its type ("int64", "float64", "" for booleans and objects); a list is let through."""
+    if isinstance(value, list):
+        return None
+    if isinstance(value, str):
+        shown = go_quote(value)
+        return None if is_date_time(value) else FieldError(
+            path, TYPE_INVALID, value, f"{dotted(path)} in body must be of type date-time: {shown}")
+    kind = kind_of(value)
+    go_format = {"integer": "int64", "number": "float64"}.get(kind, "")
+    return FieldError(path, TYPE_INVALID, go_format, f'{dotted(path)} in body must be of type date-time: "{go_format}"')
+
+
+def is_date_time(text: str) -> bool:
+    """kube-openapi strfmt ``IsDateTime``: a full date before the first 't' (case-insensitive), then a time
+    matching ``DateTimePattern`` with hours, minutes and seconds in range (what follows a second 't' is
+    ignored, and the fraction's separator may be any character: the pattern's '.' is unescaped)."""
+    parts = text.lower().split("t")
+    if len(text) < 4 or len(parts) < 2 or not _full_date(parts[0]):
+        return False
+    match = _TIME.match(parts[1])
+    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
+
+
+def _full_date(text: str) -> bool:
+    """Go's ``time.Parse("2006-01-02", text)``."""
+    match = _DATE.match(text)
+    if match is None:
+        return False
+    year, month, day = (int(part) for part in match.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return 1 <= month <= 12 and 1 <= day <= days[month - 1]
+
+
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+
+
+def _type_error(value: Any, wanted: Any, path: Path) -> FieldError:
+    kind = kind_of(value)
+    return FieldError(path, TYPE_INVALID, kind, f'{dotted(path)} in body must be of type {wanted}: "{kind}"')
+
+
+def _any_of(value: Any, branches: tuple[str, ...], path: Path) -> list[FieldError]:
+    """kube-openapi's anyOf (``schema_props.go``): when no branch holds, a root-level error and the errors of
+    the branch that matched most, the first on a tie (KubeVirt's anyOf branches are bare types)."""
+    if any(type_matches(value, branch) for branch in branches):
+        return []
+    at_least_one = f"{go_quote(dotted(path))} must validate at least one schema (anyOf)"
+    return [invalid((), "", at_least_one), _type_error(value, branches[0], path)]
 
 
 def _string(value: str, node: Node, path: Path, field: str, errs: list[FieldError]) -> None:
@@ -149,7 +219,7 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
 def _plain_leaf(value: Any, node: Node) -> bool:
     """A scalar its node has nothing to say about (right type, no enum or limits): most leaves are, and
     checking them here spares building their path."""
-    return (value.__class__ in (str, bool) and node.enum is None and not node.limits and not node.pattern_text
+    return (value.__class__ in (str, bool) and not node.checks_scalars
             and type_matches(value, node.type, node.int_or_string))
 
 

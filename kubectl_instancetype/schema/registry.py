@@ -24,6 +24,7 @@ class CRD:
     versions: tuple[str, ...]
     namespaced: bool = True
     status: bool = False  # a status subresource: status is dropped on create
+    scale: bool = False  # a scale subresource: spec.replicas is checked on create
     deprecated: dict[str, str] = field(default_factory=dict)
 
 
@@ -38,10 +39,11 @@ CRDS = (
         "v1": "kubevirt.io/v1 VirtualMachineInstancePresets is now deprecated and will be removed in v2.",
         "v1alpha3": "kubevirt.io/v1alpha3 VirtualMachineInstancePresets is now deprecated and will be removed in v2.",
     }),
-    CRD("kubevirt.io", "VirtualMachineInstanceReplicaSet", _CORE, status=True, deprecated=_CORE_DEPRECATED),
+    CRD("kubevirt.io", "VirtualMachineInstanceReplicaSet", _CORE, status=True, scale=True,
+        deprecated=_CORE_DEPRECATED),
     CRD("kubevirt.io", "VirtualMachineInstanceMigration", _CORE, status=True, deprecated=_CORE_DEPRECATED),
     CRD("kubevirt.io", "KubeVirt", _CORE, status=True, deprecated=_CORE_DEPRECATED),
-    CRD("pool.kubevirt.io", "VirtualMachinePool", ("v1alpha1", "v1beta1"), status=True),
+    CRD("pool.kubevirt.io", "VirtualMachinePool", ("v1alpha1", "v1beta1"), status=True, scale=True),
     CRD("snapshot.kubevirt.io", "VirtualMachineSnapshot", _SNAPSHOT, status=True),
     CRD("snapshot.kubevirt.io", "VirtualMachineSnapshotContent", _SNAPSHOT, status=True),
     CRD("snapshot.kubevirt.io", "VirtualMachineRestore", _SNAPSHOT, status=True),
@@ -57,6 +59,7 @@ CRDS = (
     CRD("instancetype.kubevirt.io", "VirtualMachineClusterPreference", ("v1beta1",), namespaced=False),
     CRD("migrations.kubevirt.io", "MigrationPolicy", ("v1alpha1",), namespaced=False, status=True),
     CRD("clone.kubevirt.io", "VirtualMachineClone", ("v1alpha1", "v1beta1"), status=True),
+    CRD("plugin.kubevirt.io", "Plugin", ("v1alpha1",), namespaced=False),
 )
 GROUPS = frozenset(crd.group for crd in CRDS)
 _BY_KIND = {(crd.group, crd.kind): crd for crd in CRDS}

@@ -11,13 +11,14 @@ through KubeVirt's own schema check (:mod:`.webhook`).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.golang import go_json
 from ..api.versions import removed_version_problem
-from . import cel, names, objectmeta, openapi, prune, registry, webhook
+from . import cel, names, objectmeta, openapi, prune, registry, scale, webhook
 from .fielderror import FieldError, Path, dotted
+from .objectmeta import json_kind
 from .tables import crd_schemas
 
 STRICT, WARN, IGNORE = "strict", "warn", "ignore"
@@ -66,11 +67,6 @@ def refused(stage: str, problems: list[Problem], **more: Any) -> Admission:
     return Admission(REFUSED, stage, problems=tuple(problems), **more)
 
 
-def _brief(data: Any) -> str:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
 def removed_version(data: dict[str, Any]) -> Problem | None:
     """The REST mapping refusal of a version KubeVirt removed, with its hint; None when not removed.
 
@@ -82,14 +78,19 @@ def removed_version(data: dict[str, Any]) -> Problem | None:
 
 
 def _type_meta_missing(data: Any) -> Admission | None:
-    """kubectl's decoding of a document into an object: it needs a string ``kind`` and ``apiVersion``."""
+    """kubectl's decoding of a document into an object (apimachinery ``UnstructuredJSONScheme``): it needs a
+    string ``kind`` and an ``apiVersion`` ``schema.ParseGroupVersion`` reads (at most one '/'), else the kind
+    counts as missing; the message quotes the whole document as kubectl sent it (:func:`go_json`)."""
     if not isinstance(data, dict):
-        return refused(KUBECTL, [Problem((), f"Object 'Kind' is missing in '{_brief(data)}'")])
-    for key, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
-        value = data.get(key)
-        if not isinstance(value, str) or not value:
-            path: Path = (key,) if value is not None else ()
-            return refused(KUBECTL, [Problem(path, f"Object '{name}' is missing in '{_brief(data)}'")])
+        message = f"json: cannot unmarshal {json_kind(data)} into Go value of type unstructured.detector"
+        return refused(KUBECTL, [Problem((), message)])
+    kind, api_version = data.get("kind"), data.get("apiVersion")
+    if not isinstance(kind, str) or not kind or (isinstance(api_version, str) and api_version.count("/") > 1):
+        path: Path = ("kind",) if isinstance(kind, str) and kind else ()
+        return refused(KUBECTL, [Problem(path, f"Object 'Kind' is missing in '{go_json(data)}'")])
+    if not isinstance(api_version, str) or not api_version:
+        path = ("apiVersion",) if api_version is not None else ()
+        return refused(KUBECTL, [Problem(path, f"Object 'apiVersion' is missing in '{go_json(data)}'")])
     return None
 
 
@@ -124,7 +125,7 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
         where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
     obj, unknown = prune.prune(data, schema)
-    unknown = [("metadata", p.split(".", 1)[1]) for p in meta.unknown] + unknown
+    unknown = [*meta.unknown, *unknown]
     if prune.has_null(obj):
         obj = prune.drop_nulls(obj, schema)
     metadata = obj.get("metadata")
@@ -177,6 +178,8 @@ def field_errors(stored: dict[str, Any], crd: registry.CRD) -> list[FieldError]:
     schema = crd_schemas()[crd.kind]
     errors = names.validate_meta(stored["metadata"], crd.namespaced)
     errors += openapi.validate(stored, schema)
+    if crd.scale:
+        errors += scale.spec_replicas(stored)
     if not any(e.blocking for e in errors):
         errors += cel.check_rules(stored, schema)
     if not errors:

@@ -5,8 +5,9 @@ Keys of a table node: ``t`` type (a name, or a list of names in the OpenAPI tabl
 ``f`` format, ``n`` nullable, ``ios`` x-kubernetes-int-or-string, ``pu`` x-kubernetes-preserve-unknown-fields,
 ``emb`` x-kubernetes-embedded-resource, ``lt``/``lk`` x-kubernetes-list-type / list-map-keys, ``min``/``max``
 (``xmin``/``xmax`` exclusive), ``minL``/``maxL``, ``minI``/``maxI``, ``minP``/``maxP``, ``mo`` multipleOf,
-``u`` uniqueItems, ``d`` default, ``v`` x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a
-definition of the OpenAPI table. In the CRD table, child nodes are indices into ``nodes``.
+``u`` uniqueItems, ``d`` default, ``any`` the types of anyOf's branches (``[integer, string]``), ``v``
+x-kubernetes-validations as ``[rule, message]`` pairs, ``ref`` a definition of the OpenAPI table. In the
+CRD table, child nodes are indices into ``nodes``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class Node:
         self.default: Any = raw.get("d", NO_DEFAULT)
         self.rules: tuple[tuple[str, str], ...] = tuple((rule, message) for rule, message in raw.get("v", ()))
         self.ref: str | None = raw.get("ref")
+        self.any_of: tuple[str, ...] = tuple(raw.get("any", ()))
+        # apiextensions keeps only some formats; of KubeVirt's, date-time (int32/int64 are stripped)
+        self.date_time = self.format == "date-time"
+        # whether a scalar of the right type can still fail here (most leaves cannot: checks skip them)
+        self.checks_scalars = self.enum is not None or bool(self.limits) or "pat" in raw or self.date_time
 
     @cached_property
     def properties(self) -> Mapping[str, Node]:
