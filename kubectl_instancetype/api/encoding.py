@@ -110,6 +110,11 @@ def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
         if isinstance(memory, dict):
             _canonical_keys(memory.get("reservedOverhead"), ("addedOverhead",), trace,
                             ("domain", "memory", "reservedOverhead"))
+        machine = domain.get("machine")
+        if isinstance(machine, dict) and machine.get("type") is None:
+            # Machine.Type is `json:"type"`, without omitempty (staging/src/kubevirt.io/api/core/v1/schema.go):
+            # a `machine: {}` that reaches the output is printed with an empty type.
+            machine["type"] = ""
         features = domain.get("features")
         if isinstance(features, dict) and features.get("acpi") is None:
             features["acpi"] = {}
