@@ -21,6 +21,7 @@ from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
 from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
+from ..vmi.cbt import cbt_state
 from ..vmi.discontinued import creation_problem
 from ..vmi.firmware import set_stable_firmware_uuid
 from .expand import has_matchers
@@ -37,6 +38,7 @@ MIGRATION_TARGET_ANNOTATION = "kubevirt.io/create-migration-target"
 CONSTRUCTION = named("virt-controller (the VMI of the VM)")
 PAUSED = named("virt-controller (the VM's start request asks for paused)")
 INPUT_DEVICE = named("default input device (autoattachInputDevice)")
+TRACKING = named("virt-controller (changed block tracking of the VM, IncrementalBackup)")
 NAME_ANNOTATION = named("virt-controller (the name of the VM's instancetype or preference)")
 
 
@@ -141,6 +143,10 @@ def start(vm: Spec, ctx: Context) -> Spec:
     spec, meta = vmi["spec"], vmi["metadata"]
     if matched.preference is not None:
         autoattach(matched.preference.spec, spec, trace)  # before the input device and pod network are added
+    tracking = cbt_state(vm, ctx.config)
+    if tracking is not None:
+        vmi["status"] = {"changedBlockTracking": {"state": tracking}}
+        trace.rooted(()).set(("status", "changedBlockTracking"), TRACKING)
     default_volume_disks(spec, trace)
     attach_input_device(spec, trace)
     problem = default_pod_network(ctx.config, spec, trace)

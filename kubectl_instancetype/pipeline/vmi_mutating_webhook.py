@@ -55,6 +55,6 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     finalizers = meta.get("finalizers") or []
     meta["finalizers"] = [*finalizers, VMI_FINALIZER]
     about.set(("finalizers", len(finalizers)), WEBHOOK)
-    vmi["status"] = status
+    vmi["status"] = {**(vmi.get("status") or {}), **status}  # what virt-controller set stays
     trace.rooted(()).set(("status",), STATUS)
     return vmi
