@@ -13,7 +13,7 @@ from ..api.golang import child
 from ..api.origin import named
 from ..errors import KubeVirtError
 from ..expand.defaults import cluster_defaults
-from ..vmi import pcitopology
+from ..vmi import clusterannotations, pcitopology
 from ..vmi.arch import set_arch_defaults, set_arch_features
 from ..vmi.hotplug import setup_hotplug
 from ..vmi.objdefaults import set_hyperv_dependencies, set_object_defaults
@@ -25,8 +25,6 @@ Spec = dict[str, Any]
 STAGE = "vmi-mutate"
 
 VMI_FINALIZER = "kubevirt.io/foregroundDeleteVirtualMachine"
-QGS_SOCKET_ANNOTATION = "kubevirt.io/qgs-socket-path"
-QGS_SOCKET_PATH = "/var/run/tdx-qgs/qgs.socket"  # TDX quote generation service, for attestation
 WEBHOOK = named("VMI mutating webhook")
 STATUS = named("VMI mutating webhook (the status of a new VMI)")
 
@@ -46,12 +44,9 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     status = initial_status(spec, cfg)
     setup_hotplug(spec, cfg, trace)
     meta = child(vmi, "metadata")
-    annotations = child(meta, "annotations")
     about = trace.metadata()
     pcitopology.annotate(vmi, spec, WEBHOOK, about)
-    if ((spec["domain"].get("launchSecurity") or {}).get("tdx")) is not None:
-        annotations[QGS_SOCKET_ANNOTATION] = QGS_SOCKET_PATH
-        about.set(("annotations", QGS_SOCKET_ANNOTATION), WEBHOOK)
+    clusterannotations.annotate(meta, spec, cfg, WEBHOOK, about)
     finalizers = meta.get("finalizers") or []
     meta["finalizers"] = [*finalizers, VMI_FINALIZER]
     about.set(("finalizers", len(finalizers)), WEBHOOK)
