@@ -77,6 +77,11 @@ PLAIN_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {
 }
 
 
+# VirtualMachineStatus's plain fields, all omitempty: a dumped VM's `ready: false` is not printed back.
+VM_STATUS_PLAIN_FIELDS = ("created", "ready", "printableStatus", "observedGeneration", "desiredGeneration",
+                          "runStrategy")
+
+
 def omit_zero_plain_fields(spec: Spec) -> None:
     """Drop the plain fields of ``spec`` that hold their Go zero value (in place)."""
     for path, fields in PLAIN_FIELDS.items():
@@ -128,6 +133,11 @@ def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
 def encode_vm(vm: Spec, trace: Trace = NO_TRACE) -> None:
     """Canonicalise a VirtualMachine in place as KubeVirt's encoding would print it (``trace``: rooted at
     the VM)."""
+    status = vm.get("status")
+    if isinstance(status, dict):
+        for name in VM_STATUS_PLAIN_FIELDS:
+            if name in status and status[name] in (False, 0, "") and status[name] is not None:
+                del status[name]
     spec = vm.get("spec")
     if not isinstance(spec, dict):
         return
