@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_instancetype.api.encoding import omit_zero_plain_fields
+from kubectl_instancetype.api.omitempty import omit_zero_plain_fields
 from kubectl_instancetype.config import ClusterConfig, load_config
 from kubectl_instancetype.vmi.arch import set_arch_defaults, set_arch_features
 from kubectl_instancetype.vmi.hotplug import memory_hotplug_problem, setup_hotplug
