@@ -24,6 +24,7 @@ EVICTION_STRATEGIES = ("None", "LiveMigrate", "LiveMigrateIfPossible", "External
 ROLLOUT_STRATEGIES = ("Stage", "LiveUpdate")
 REFERENCE_POLICIES = ("reference", "expand", "expandAll")
 DEFAULT_CPU_REQUEST = "100m"
+DEFAULT_QGS_SOCKET_PATH = "/var/run/tdx-qgs/qgs.socket"  # TDX quote generation service, for attestation
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class ClusterConfig:
     # commonInstancetypesDeployment.enabled: false tells that the cluster runs without the common
     # catalog, so renders assuming this configuration leave the built-in catalog out.
     common_instancetypes: bool = True
+    # confidentialCompute.tdx.attestation.qgsSocketPath ("" = none): TDX VMIs are annotated with it
+    qgs_socket_path: str = DEFAULT_QGS_SOCKET_PATH
+    # The KubeVirt CR's own metadata.annotations: a few alpha switches live there, not in the configuration.
+    cr_annotations: dict[str, str] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
 
     def machine_type_for(self, arch: str) -> str:
@@ -114,7 +119,7 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     merged = merge_json(default_configuration(), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
-    cfg = _from_merged(merged, where)
+    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where))
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
 
@@ -132,6 +137,15 @@ def config_from(named: Any | None, documents: Iterable[Any], arch: str | None) -
     if source is None:
         return load_config({}, "<defaults>", arch)
     return load_config(source.data, source.location, arch)
+
+
+def _cr_annotations(data: Any, where: Location) -> dict[str, str]:
+    """The ``metadata.annotations`` of a KubeVirt CR (none for a bare configuration)."""
+    if not is_kubevirt_cr(data):
+        return {}
+    metadata = _mapping(data.get("metadata"), "metadata", where)
+    annotations = _mapping(metadata.get("annotations"), "metadata.annotations", where)
+    return {str(k): str(v) for k, v in annotations.items()}
 
 
 def with_architecture(cfg: ClusterConfig, arch: str, where: Location | None = None) -> ClusterConfig:
@@ -215,8 +229,16 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         reference_policy=r.sub("instancetype").choice("referencePolicy", REFERENCE_POLICIES) or "reference",
         feature_gates=tuple(dev.strings("featureGates")),
         common_instancetypes=_common_instancetypes(r.sub("commonInstancetypesDeployment")),
+        qgs_socket_path=_qgs_socket_path(r.sub("confidentialCompute").sub("tdx").sub("attestation")),
         raw=conf,
     )
+
+
+def _qgs_socket_path(attestation: _Reader) -> str:
+    """``GetQGSSocketPath`` (pkg/virt-config/virt-config.go): the default unless the setting is there."""
+    if attestation.data.get("qgsSocketPath") is None:
+        return DEFAULT_QGS_SOCKET_PATH
+    return attestation.string("qgsSocketPath")
 
 
 def _common_instancetypes(section: _Reader) -> bool:

@@ -113,11 +113,13 @@ def _nothing_to_expand(path: Path) -> bool:
     return True
 
 
-CORPORA = (TESTDATA / "conformance", TESTDATA / "validation")  # KubeVirt's corpora, run by their own tests
+# KubeVirt's corpora and answers, run by their own tests (a VM without matchers there may well come back
+# re-encoded, as KubeVirt prints it: machine: {} gains type: "")
+CORPORA = (TESTDATA / "conformance", TESTDATA / "validation", TESTDATA / "kubevirt-answers")
 UNEXPANDABLE = sorted(
     p for p in TESTDATA.rglob("*")
-    if p.suffix in (".yaml", ".yml", ".json") and p.is_file() and not p.is_relative_to(CORPORA[0])
-    and not p.is_relative_to(CORPORA[1]) and _nothing_to_expand(p)
+    if p.suffix in (".yaml", ".yml", ".json") and p.is_file()
+    and not any(p.is_relative_to(corpus) for corpus in CORPORA) and _nothing_to_expand(p)
 )
 
 

@@ -70,7 +70,11 @@ SETTINGS = [
     ({"liveUpdateConfiguration": None}, "max_hotplug_ratio", 1),  # GetMaxHotplugRatio without a config
     ({"instancetype": {"referencePolicy": "expandAll"}}, "reference_policy", "expandAll"),
     ({"architectureConfiguration": {"defaultArchitecture": "arm64"}}, "default_architecture", "arm64"),
+    ({}, "qgs_socket_path", "/var/run/tdx-qgs/qgs.socket"),
+    ({"confidentialCompute": {"tdx": {"attestation": {"qgsSocketPath": "/q.sock"}}}}, "qgs_socket_path", "/q.sock"),
+    ({"confidentialCompute": {"tdx": {"attestation": {"qgsSocketPath": ""}}}}, "qgs_socket_path", ""),
 ]
+
 
 
 @pytest.mark.parametrize(("configuration", "attribute", "value"), SETTINGS)
@@ -205,3 +209,11 @@ def test_common_instancetypes_deployment(section: dict[str, Any], expected: bool
 def test_common_instancetypes_deployment_must_be_a_boolean() -> None:
     with pytest.raises(InputError):
         load_config({"commonInstancetypesDeployment": {"enabled": "no"}})
+
+
+def test_annotations_of_the_kubevirt_cr() -> None:
+    parity = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity"
+    annotated = cr({})
+    annotated["metadata"] = {"name": "kubevirt", "annotations": {parity: "true"}}
+    assert load_config(annotated).cr_annotations == {parity: "true"}
+    assert load_config({}).cr_annotations == {}  # a bare configuration has none

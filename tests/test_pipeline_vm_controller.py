@@ -92,12 +92,14 @@ def test_expanded_vm_places_preference_devices_before_auto_attach() -> None:
     assert own["spec"]["domain"]["devices"]["inputs"] == [{"name": "mine", "type": "tablet", "bus": "virtio"}]
 
 
-def test_generation_of_a_dumped_vm_goes_up_by_one() -> None:
+def test_a_dumped_vm_is_created_anew_with_generation_one() -> None:
     dumped = vm()
     dumped["metadata"]["generation"] = 4
     assert generation(dumped) == 4
-    vmi = render_vmi(dumped, "default", catalog(), policy("expand"))
-    assert vmi["metadata"]["annotations"]["kubevirt.io/vm-generation"] == "5"
+    expanded = render_vmi(dumped, "default", catalog(), policy("expand"))
+    assert expanded["metadata"]["annotations"]["kubevirt.io/vm-generation"] == "2"
+    referenced = render_vmi(dumped, "default", catalog(), policy("reference"))
+    assert referenced["metadata"]["annotations"]["kubevirt.io/vm-generation"] == "1"
 
 
 def test_vm_mode_is_the_same_under_every_policy() -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_instancetype.api.encoding import omit_zero_plain_fields
+from kubectl_instancetype.api.omitempty import omit_zero_plain_fields
 from kubectl_instancetype.config import ClusterConfig, load_config
 from kubectl_instancetype.vmi.arch import set_arch_defaults, set_arch_features
 from kubectl_instancetype.vmi.hotplug import memory_hotplug_problem, setup_hotplug
@@ -33,7 +33,7 @@ def test_object_defaults_enable_present_features_and_timers() -> None:
             },
         }
     }
-    set_object_defaults(spec, "amd64")
+    set_object_defaults(spec)
     domain = spec["domain"]
     assert domain["clock"]["timer"] == {
         "hpet": {"present": True},
@@ -70,7 +70,7 @@ def test_object_defaults_for_devices_and_probes() -> None:
         },
         "readinessProbe": {"periodSeconds": 0, "failureThreshold": 5},
     }
-    set_object_defaults(spec, "amd64")
+    set_object_defaults(spec)
     devices = spec["domain"]["devices"]
     assert devices["disks"] == [
         {"name": "a", "disk": {}},
@@ -81,7 +81,7 @@ def test_object_defaults_for_devices_and_probes() -> None:
         {"name": "in", "bus": "usb", "type": "tablet"},
         {"name": "kb", "bus": "virtio", "type": "keyboard"},
     ]
-    assert devices["watchdog"] == {"name": "w", "i6300esb": {"action": "reset"}}
+    assert devices["watchdog"] == {"name": "w"}  # its device comes with the architecture defaults
     assert spec["readinessProbe"] == {
         "periodSeconds": 10,
         "failureThreshold": 5,
@@ -116,7 +116,7 @@ def test_hyperv_dependencies(hyperv: dict[str, Any], expected: dict[str, Any], c
     spec: dict[str, Any] = {
         "domain": {"features": {"hyperv": hyperv}, "cpu": {"features": [{"name": "vmx", "policy": "optional"}]}}
     }
-    set_object_defaults(spec, "amd64")
+    set_object_defaults(spec)
     set_hyperv_dependencies(spec)
     assert spec["domain"]["features"]["hyperv"] == expected
     assert spec["domain"]["cpu"]["features"] == (cpu_features or [{"name": "vmx", "policy": "optional"}])
@@ -174,7 +174,7 @@ def test_cluster_cpu_model_and_s390x_acpi() -> None:
     assert spec["domain"]["cpu"] == {"model": "Haswell-noTSX"}
     s390x: dict[str, Any] = {"architecture": "s390x", "domain": {}}
     set_arch_features(s390x)
-    set_object_defaults(s390x, "amd64")
+    set_object_defaults(s390x)
     assert s390x["domain"]["features"] == {"acpi": {"enabled": False}}
     kept: dict[str, Any] = {"architecture": "s390x", "domain": {"features": {"acpi": {"enabled": True}}}}
     set_arch_features(kept)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..quantity import canonical
+from .omitempty import omit_zero_plain_fields, omit_zero_status_fields
 from .origin import NO_TRACE, Path, Trace, named
 
 Spec = dict[str, Any]
@@ -49,53 +50,6 @@ def _canonical_keys(mapping: Any, keys: tuple[str, ...], trace: Trace = NO_TRACE
                     trace.set_new((*path, key), CANONICAL)
 
 
-# Go's omitempty on plain (non-pointer) fields: KubeVirt never prints isolateEmulatorThread: false,
-# disableHotplug: false, cores: 0 or model: "", so values that pass through from YAML (a preference's
-# preferredDisableHotplug: false, a converted v1alpha instancetype's model: "") lose them the same way
-# (staging/src/kubevirt.io/api/core/v1).
-# path from the VMI spec ("[]" = every list element) -> plain fields whose zero value Go omits
-PLAIN_FIELDS: dict[tuple[str, ...], tuple[str, ...]] = {
-    (): ("hostname", "subdomain", "schedulerName", "priorityClassName", "serviceAccountName", "architecture"),
-    ("domain", "cpu"): (
-        "cores",
-        "sockets",
-        "maxSockets",
-        "threads",
-        "model",
-        "dedicatedCpuPlacement",
-        "isolateEmulatorThread",
-    ),
-    ("domain", "cpu", "realtime"): ("mask",),
-    ("domain", "devices"): ("disableHotplug",),
-    ("domain", "features", "kvm"): ("hidden",),
-    ("domain", "memory", "hugepages"): ("pageSize",),
-    ("domain", "devices", "disks", "[]"): ("cache", "io", "serial", "tag", "errorPolicy"),
-    ("domain", "devices", "disks", "[]", "disk"): ("bus", "readonly", "pciAddress"),
-    ("domain", "devices", "disks", "[]", "lun"): ("bus", "readonly", "reservation"),
-    ("domain", "devices", "disks", "[]", "cdrom"): ("bus", "tray"),
-    ("domain", "devices", "interfaces", "[]"): ("model", "macAddress", "pciAddress", "tag"),
-}
-
-
-def omit_zero_plain_fields(spec: Spec) -> None:
-    """Drop the plain fields of ``spec`` that hold their Go zero value (in place)."""
-    for path, fields in PLAIN_FIELDS.items():
-        for node in _nodes(spec, path):
-            for name in fields:
-                if name in node and node[name] in (False, 0, "") and node[name] is not None:
-                    del node[name]
-
-
-def _nodes(data: Any, path: tuple[str, ...]) -> list[Spec]:
-    nodes = [data]
-    for key in path:
-        if key == "[]":
-            nodes = [item for node in nodes if isinstance(node, list) for item in node]
-        else:
-            nodes = [node.get(key) for node in nodes if isinstance(node, dict)]
-    return [node for node in nodes if isinstance(node, dict)]
-
-
 def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
     """Re-encode a VMI spec (a VM template's spec) in place: canonical Quantities, Go's omitted zeros."""
     omit_zero_plain_fields(spec)
@@ -110,6 +64,11 @@ def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
         if isinstance(memory, dict):
             _canonical_keys(memory.get("reservedOverhead"), ("addedOverhead",), trace,
                             ("domain", "memory", "reservedOverhead"))
+        machine = domain.get("machine")
+        if isinstance(machine, dict) and machine.get("type") is None:
+            # Machine.Type is `json:"type"`, without omitempty (staging/src/kubevirt.io/api/core/v1/schema.go):
+            # a `machine: {}` that reaches the output is printed with an empty type.
+            machine["type"] = ""
         features = domain.get("features")
         if isinstance(features, dict) and features.get("acpi") is None:
             features["acpi"] = {}
@@ -123,6 +82,7 @@ def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
 def encode_vm(vm: Spec, trace: Trace = NO_TRACE) -> None:
     """Canonicalise a VirtualMachine in place as KubeVirt's encoding would print it (``trace``: rooted at
     the VM)."""
+    omit_zero_status_fields(vm.get("status"))
     spec = vm.get("spec")
     if not isinstance(spec, dict):
         return

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from ..api.golang import go_json, go_type_name
 from ..api.matchers import MatcherKind
 from ..api.names import CATALOG_KINDS, CONTROLLER_REVISION, INSTANCETYPE_API_VERSION, OBJECT_NAME_LABEL, not_found
+from ..api.scheme import is_registered
 from ..api.versions import REMOVED, removed_hint
 from ..errors import KubeVirtError
 
@@ -95,10 +96,6 @@ def _from_revision(matcher: MatcherKind, cr: dict[str, Any], name: str) -> Found
     return Found(obj.get("spec") or {}, kind, name)
 
 
-# The payload kinds KubeVirt's scheme registers, by API version.
-KNOWN_PAYLOADS = {INSTANCETYPE_API_VERSION: CATALOG_KINDS}
-
-
 def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:
     """The object stored in a ControllerRevision's ``data``, checked as the universal decoder would."""
     data = cr.get("data")
@@ -111,14 +108,13 @@ def decode_revision(cr: dict[str, Any]) -> dict[str, Any]:
         raise KubeVirtError(
             f"failed to decode object in ControllerRevision: Object 'apiVersion' is missing in '{raw}'"
         )
-    known = data["kind"] in KNOWN_PAYLOADS.get(data["apiVersion"], frozenset())
-    if not known and any(data["kind"] in kinds for kinds in KNOWN_PAYLOADS.values()):
+    if not is_registered(str(data["apiVersion"]), str(data["kind"])):
         raise KubeVirtError(
             "failed to decode object in ControllerRevision: "
             f'no kind "{data["kind"]}" is registered for version "{data["apiVersion"]}" in scheme '
             f'"{SCHEME}"{_hint(data["apiVersion"])}'
         )
-    if known:
+    if data["apiVersion"] == INSTANCETYPE_API_VERSION and data["kind"] in CATALOG_KINDS:
         _check_payload(data)
     # Another registered type decodes fine; the caller's type check then rejects it.
     return data

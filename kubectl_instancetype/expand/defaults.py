@@ -164,7 +164,9 @@ def _topology(domain: Spec, trace: Trace) -> None:
     sockets, words = 1, "KubeVirt default CPU topology"
     for source, kind in ((resources.get("limits") or {}, "limit"), (resources.get("requests") or {}, "request")):
         if source.get("cpu") is not None:
-            sockets = from_json(source["cpu"]).value()
+            # uint32(quantity.Value()) in SetDefaultGuestCPUTopology (pkg/defaults/defaults.go): Go keeps the
+            # low 32 bits, so a CPU limit of 4Gi gives 0 sockets.
+            sockets = from_json(source["cpu"]).value() & 0xFFFFFFFF
             words = f"KubeVirt default CPU topology (sockets from the CPU {kind})"
             break
     cpu.update({"sockets": sockets, "cores": 1, "threads": 1})

@@ -156,12 +156,15 @@ def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace
     conflict = _memory_conflict(base, it_mem, domain, mem)
     if conflict:
         return [conflict]
-    mem["guest"] = it_mem.get("guest")
+    # memory.guest is a plain Quantity in the instancetype spec: one a ControllerRevision stores without it
+    # decodes as zero and is applied as "0" (pkg/instancetype/apply/memory.go).
+    guest = it_mem.get("guest")
+    mem["guest"] = guest = "0" if guest is None else guest
     trace.by_instancetype(("domain", "memory", "guest"), "spec.memory.guest")
     percent = int(it_mem.get("overcommitPercent") or 0)
     if percent > 0:
         requests = child(child(domain, "resources"), "requests")
-        requests["memory"] = str(overcommit_request(from_json(it_mem["guest"]), percent))
+        requests["memory"] = str(overcommit_request(from_json(guest), percent))
         trace.by_instancetype(("domain", "resources", "requests", "memory"), "spec.memory.overcommitPercent",
                               f"{percent}% overcommit of spec.memory.guest")
     for key in ("hugepages", "maxGuest"):

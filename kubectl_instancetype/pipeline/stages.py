@@ -30,6 +30,7 @@ VMI_MODE: tuple[Stage, ...] = (
     vm_mutating_webhook.preferred_defaults,
     vm_mutating_webhook.create_defaults,
     vm_validating_webhook.admit,
+    vm_controller.created,
     vm_controller.sync,
     vmi_controller.start,
     vmi_mutating_webhook.mutate,

@@ -30,8 +30,18 @@ EXPAND = "expand"
 EXPAND_ALL = "expandAll"
 
 
+CREATED_GENERATION = 1
+
+
+def created(vm: Spec, ctx: Context) -> Spec:
+    """``vm`` as the API server stores it on create: generation 1, whatever a dumped VM carried (the generic
+    registry's create sets it; kubevirt.io/vm-generation on the VMI then says 1, or 2 after an expansion)."""
+    child(vm, "metadata")["generation"] = CREATED_GENERATION
+    return vm
+
+
 def generation(vm: Spec) -> int:
-    """The VM's generation once created: 1, or the generation a dumped VM already carries."""
+    """The VM's generation as the metadata says (1 when absent)."""
     value = (vm.get("metadata") or {}).get("generation")
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         return value

@@ -19,6 +19,7 @@ from ..api.origin import named
 from ..catalog.find import Lookup
 from ..errors import KubeVirtError
 from ..expand.defaults import ARCHITECTURE, machine_type_origin
+from ..vmi import pcitopology
 from ..vmi.firmware import set_stable_firmware_uuid
 from .infer import infer_matcher
 from .lookup import TEMPLATE, Context
@@ -26,8 +27,6 @@ from .lookup import TEMPLATE, Context
 Spec = dict[str, Any]
 STAGE = "mutate"
 
-PCI_TOPOLOGY_ANNOTATION = "kubevirt.io/pci-topology-version"
-PCI_TOPOLOGY_VERSION = "v3"  # what the webhook writes when the annotation is absent
 PCI_TOPOLOGY = named("KubeVirt VM mutating webhook (PCI topology of new VMs)")
 
 
@@ -116,9 +115,5 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         if trace.on:
             trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
     set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
-    if tspec.get("architecture") != "s390x":  # no PCI Express root ports to reserve
-        annotations = child(child(template, "metadata"), "annotations")
-        if PCI_TOPOLOGY_ANNOTATION not in annotations:
-            annotations[PCI_TOPOLOGY_ANNOTATION] = PCI_TOPOLOGY_VERSION
-            trace.metadata().set(("annotations", PCI_TOPOLOGY_ANNOTATION), PCI_TOPOLOGY)
+    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata())
     return vm

@@ -3,7 +3,8 @@
 ``setupVMIFromVM`` and ``startVMI`` in pkg/virt-controller/watch/vm/vm.go: metadata and spec come from
 the template, the VM owns the VMI, the VM generation and the controller finalizer are recorded. Then the
 instance type steps: the preference's auto-attach devices, default disks, the input device and pod network,
-the name annotations and the instancetype and preference applied with conflict base path ``spec``.
+the name annotations and the instancetype and preference applied with conflict base path ``spec``; last, the
+network validator refuses discontinued interface bindings.
 A failed lookup stops the sync before any VMI exists (:mod:`.vm_controller`); a VM that sync expanded has
 no matchers left, and gets none of the instance type steps.
 """
@@ -20,6 +21,8 @@ from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
 from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
+from ..vmi.cbt import cbt_state
+from ..vmi.discontinued import creation_problem
 from ..vmi.firmware import set_stable_firmware_uuid
 from .expand import has_matchers
 from .lookup import TEMPLATE, VMI, Context, Matched
@@ -35,6 +38,7 @@ MIGRATION_TARGET_ANNOTATION = "kubevirt.io/create-migration-target"
 CONSTRUCTION = named("virt-controller (the VMI of the VM)")
 PAUSED = named("virt-controller (the VM's start request asks for paused)")
 INPUT_DEVICE = named("default input device (autoattachInputDevice)")
+TRACKING = named("virt-controller (changed block tracking of the VM, IncrementalBackup)")
 NAME_ANNOTATION = named("virt-controller (the name of the VM's instancetype or preference)")
 
 
@@ -139,6 +143,10 @@ def start(vm: Spec, ctx: Context) -> Spec:
     spec, meta = vmi["spec"], vmi["metadata"]
     if matched.preference is not None:
         autoattach(matched.preference.spec, spec, trace)  # before the input device and pod network are added
+    tracking = cbt_state(vm, ctx.config)
+    if tracking is not None:
+        vmi["status"] = {"changedBlockTracking": {"state": tracking}}
+        trace.rooted(()).set(("status", "changedBlockTracking"), TRACKING)
     default_volume_disks(spec, trace)
     attach_input_device(spec, trace)
     problem = default_pod_network(ctx.config, spec, trace)
@@ -150,4 +158,7 @@ def start(vm: Spec, ctx: Context) -> Spec:
         if conflicts:
             message = f"VMI conflicts with instancetype spec in fields: [{', '.join(conflicts)}]"
             raise KubeVirtError(message, STAGE, tuple(conflicts), conflict_field(conflicts[0], ROOT))
+    problem = creation_problem(spec)  # the network validator's creation checks, before the VMI is created
+    if problem is not None:
+        raise KubeVirtError(problem, STAGE, field=INTERFACES)
     return vmi

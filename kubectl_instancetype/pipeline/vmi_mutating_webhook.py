@@ -13,20 +13,18 @@ from ..api.golang import child
 from ..api.origin import named
 from ..errors import KubeVirtError
 from ..expand.defaults import cluster_defaults
+from ..vmi import clusterannotations, pcitopology
 from ..vmi.arch import set_arch_defaults, set_arch_features
 from ..vmi.hotplug import setup_hotplug
 from ..vmi.objdefaults import set_hyperv_dependencies, set_object_defaults
 from ..vmi.status import initial_status
 from .lookup import VMI, Context
-from .vm_mutating_webhook import PCI_TOPOLOGY_ANNOTATION, PCI_TOPOLOGY_VERSION
 from .vm_validating_webhook import INTERFACES
 
 Spec = dict[str, Any]
 STAGE = "vmi-mutate"
 
 VMI_FINALIZER = "kubevirt.io/foregroundDeleteVirtualMachine"
-QGS_SOCKET_ANNOTATION = "kubevirt.io/qgs-socket-path"
-QGS_SOCKET_PATH = "/var/run/tdx-qgs/qgs.socket"  # TDX quote generation service, for attestation
 WEBHOOK = named("VMI mutating webhook")
 STATUS = named("VMI mutating webhook (the status of a new VMI)")
 
@@ -40,23 +38,18 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     if problem is not None:  # virt-controller has added the pod network already: not met in practice
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
     set_arch_features(spec, trace)
-    set_object_defaults(spec, cfg.default_architecture, trace)
+    set_object_defaults(spec, trace)
     set_hyperv_dependencies(spec, trace)
     set_arch_defaults(spec, cfg, trace)
     status = initial_status(spec, cfg)
     setup_hotplug(spec, cfg, trace)
     meta = child(vmi, "metadata")
-    annotations = child(meta, "annotations")
     about = trace.metadata()
-    if spec.get("architecture") != "s390x" and PCI_TOPOLOGY_ANNOTATION not in annotations:
-        annotations[PCI_TOPOLOGY_ANNOTATION] = PCI_TOPOLOGY_VERSION  # no PCI Express root ports on s390x
-        about.set(("annotations", PCI_TOPOLOGY_ANNOTATION), WEBHOOK)
-    if ((spec["domain"].get("launchSecurity") or {}).get("tdx")) is not None:
-        annotations[QGS_SOCKET_ANNOTATION] = QGS_SOCKET_PATH
-        about.set(("annotations", QGS_SOCKET_ANNOTATION), WEBHOOK)
+    pcitopology.annotate(vmi, spec, WEBHOOK, about)
+    clusterannotations.annotate(meta, spec, cfg, WEBHOOK, about)
     finalizers = meta.get("finalizers") or []
     meta["finalizers"] = [*finalizers, VMI_FINALIZER]
     about.set(("finalizers", len(finalizers)), WEBHOOK)
-    vmi["status"] = status
+    vmi["status"] = {**(vmi.get("status") or {}), **status}  # what virt-controller set stays
     trace.rooted(()).set(("status",), STATUS)
     return vmi

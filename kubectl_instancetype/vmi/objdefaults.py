@@ -3,7 +3,8 @@
 ``SetObjectDefaults_VirtualMachineInstance`` (staging/src/kubevirt.io/api/core/v1/defaults.go and
 zz_generated.defaults.go): feature and timer states default to enabled (``enabled: true``, for timers
 ``present: true``), disks without a target become disks, CD-ROMs are read-only with a closed tray,
-inputs default to a USB tablet, probes get Kubernetes' numbers, watchdogs a ``reset`` action.
+inputs default to a USB tablet, probes get Kubernetes' numbers. Watchdogs
+get nothing here: only the architecture defaults (:mod:`.arch`) give one its device and action.
 Then ``SetHypervFeatureDependencies`` (pkg/defaults/hyperv.go) turns on what enabled Hyper-V
 enlightenments need.
 """
@@ -24,8 +25,6 @@ INPUT = named("KubeVirt default input device (usb tablet)")
 PROBE = named("Kubernetes default probe timing")
 TIMER = named("KubeVirt default timer (present)")
 SPINLOCKS = named("KubeVirt default Hyper-V spinlocks (4096)")
-WATCHDOG = named("KubeVirt default watchdog device")
-WATCHDOG_ACTION = named("KubeVirt default watchdog action (reset)")
 ENABLED = named("KubeVirt default feature state (enabled)")
 VMX = named("Hyper-V evmcs requires the vmx CPU feature (KubeVirt default)")
 
@@ -67,8 +66,8 @@ def enable(state: Any, trace: Trace = NO_TRACE, keys: Path = ()) -> None:
         trace.set((*keys, "enabled"), ENABLED)
 
 
-def set_object_defaults(spec: Spec, host_arch: str, trace: Trace = NO_TRACE) -> None:
-    """The generated API defaults for a VMI spec; ``host_arch`` is virt-api's own architecture."""
+def set_object_defaults(spec: Spec, trace: Trace = NO_TRACE) -> None:
+    """The generated API defaults for a VMI spec."""
     domain = child(spec, "domain")
     for key in ("firmware", "features", "devices"):
         if trace.on and not isinstance(domain.get(key), dict):
@@ -92,7 +91,6 @@ def set_object_defaults(spec: Spec, host_arch: str, trace: Trace = NO_TRACE) -> 
                     trace.set((name, key), PROBE)
     _clock((domain.get("clock") or {}).get("timer"), trace.at("domain", "clock", "timer"))
     _features(features, trace.at("domain", "features"))
-    _watchdog(devices.get("watchdog"), host_arch, at.at("watchdog"))
     for index, gpu in enumerate(devices.get("gpus") or []):
         ramfb = ((gpu.get("virtualGPUOptions") or {}).get("display") or {}).get("ramFB")
         enable(ramfb, at, ("gpus", index, "virtualGPUOptions", "display", "ramFB"))
@@ -145,21 +143,6 @@ def _features(features: Spec, trace: Trace) -> None:
             enable(state, trace, ("hyperv", name))
             for part in parts:
                 enable(state.get(part), trace, ("hyperv", name, part))
-
-
-def _watchdog(watchdog: Any, host_arch: str, trace: Trace) -> None:
-    if not isinstance(watchdog, dict):
-        return
-    if host_arch == "s390x" and watchdog.get("diag288") is None:
-        watchdog["diag288"] = {}
-        trace.set(("diag288",), WATCHDOG)
-    elif watchdog.get("i6300esb") is None:
-        watchdog["i6300esb"] = {}
-        trace.set(("i6300esb",), WATCHDOG)
-    device = watchdog.get("i6300esb")
-    if isinstance(device, dict) and not device.get("action"):
-        device["action"] = "reset"
-        trace.set(("i6300esb", "action"), WATCHDOG_ACTION)
 
 
 def set_hyperv_dependencies(spec: Spec, trace: Trace = NO_TRACE) -> None:

@@ -1,0 +1,70 @@
+"""How a case whose expectations KubeVirt's own code produced is run and compared, in-process.
+
+A case is a directory with ``input.yaml`` and, per mode, the expected document (``expected.json``,
+``expected-vmi.json``) or KubeVirt's error (``error.txt``, ``error-vmi.txt``: the message, then a
+``stage:`` line). The comparison rule is the conformance runner's ``normalise``/``diff`` (testdata/conformance),
+shared by the public corpus (test_conformance.py) and our own KubeVirt answers (test_kubevirt_answers.py).
+The cases model a cluster that holds exactly their objects, so the built-in catalog is off.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import CONFORMANCE
+
+from kubectl_instancetype.cli.inputs import FILES
+from kubectl_instancetype.cli.render import vm_renderer
+from kubectl_instancetype.errors import KubeVirtError
+from kubectl_instancetype.inputs import Request, gather
+from kubectl_instancetype.render import Options, render
+
+RUNNER = CONFORMANCE / "runner.py"
+
+
+def _runner() -> Any:
+    spec = importlib.util.spec_from_file_location("conformance_runner", RUNNER)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RUNNER_MODULE = _runner() if RUNNER.exists() else None
+
+
+def case_names(directory: Path) -> list[str]:
+    """The cases under ``directory`` (none when it is missing)."""
+    return sorted(p.name for p in directory.iterdir() if p.is_dir()) if directory.exists() else []
+
+
+def render_case(case: Path, vmi: bool) -> tuple[Any, list[str]]:
+    """The rendered VM (or VMI) of a case and the error messages, loaded and rendered as the CLI does it."""
+    loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
+    assert not loaded.problems, [p.message for p in loaded.problems]
+    result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(vmi))
+    wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"
+    outputs = [i.rendered for i in result.items if isinstance(i.rendered, dict)]
+    rendered = next((doc for doc in outputs if doc.get("kind") == wanted), None)
+    return rendered, [p.message for p in result.problems if isinstance(p, KubeVirtError)]
+
+
+def check_case(case: Path, vmi: bool) -> None:
+    """Assert that our render of ``case`` is KubeVirt's answer in the given mode."""
+    assert RUNNER_MODULE is not None
+    expected_file = case / ("expected-vmi.json" if vmi else "expected.json")
+    error_file = case / ("error-vmi.txt" if vmi else "error.txt")
+    rendered, errors = render_case(case, vmi)
+    if error_file.exists():
+        message, _stage = RUNNER_MODULE.read_error_file(error_file)
+        assert any(message in e for e in errors), f"expected error {message!r}, got {errors!r}"
+        return
+    assert not errors, errors
+    mode = "vmi" if vmi else "vm"
+    expected = json.loads(expected_file.read_text(encoding="utf-8"))
+    normalise = RUNNER_MODULE.normalise
+    differences = RUNNER_MODULE.diff(normalise(expected, mode), normalise(rendered, mode))
+    assert not differences, "\n".join(differences)

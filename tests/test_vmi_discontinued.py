@@ -1,0 +1,25 @@
+"""virt-controller's refusal of discontinued interface bindings (pkg/network/admitter/discontinued.go)."""
+
+from __future__ import annotations
+
+from kubectl_instancetype.vmi.discontinued import creation_problem
+
+
+def test_one_cause_per_binding_joined_by_newlines() -> None:
+    spec = {"domain": {"devices": {"interfaces": [{"name": "a", "masquerade": {}}, {"name": "b", "macvtap": {}},
+                                                  {"name": "c", "slirp": {}, "passt": {}}]}}}
+    assert creation_problem(spec) == (
+        "failed create validation: "
+        "&StatusCause{Type:FieldValueInvalid,Message:Macvtap network binding has been discontinued since v1.3,"
+        "Field:spec.domain.devices.interfaces[1].macvtap,}\n"
+        "&StatusCause{Type:FieldValueInvalid,Message:Slirp interface support has been discontinued since v1.3,"
+        "Field:spec.domain.devices.interfaces[2].slirp,}\n"
+        "&StatusCause{Type:FieldValueInvalid,Message:Passt network binding has been discontinued since v1.3,"
+        "Field:spec.domain.devices.interfaces[2].passt,}"
+    )
+
+
+def test_current_bindings_pass() -> None:
+    plugin = {"name": "a", "binding": {"name": "passt"}}  # the passt binding plugin replaced the discontinued one
+    assert creation_problem({"domain": {"devices": {"interfaces": [plugin]}}}) is None
+    assert creation_problem({}) is None
