@@ -51,3 +51,21 @@ def _raise_recursion_limit() -> None:
 
 
 _raise_recursion_limit()
+
+
+def invoke_cli(args: list[str], cwd: Path, env: dict[str, str] | None = None,
+               stdin: str | None = None) -> tuple[str, str, int]:
+    """``kubectl instancetype ARGS`` through click's runner in ``cwd`` (outside GitHub Actions' annotations):
+    stdout, stderr and the exit status."""
+    from click.testing import CliRunner
+
+    from kubectl_instancetype.cli import main_group
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main_group, args, prog_name="kubectl instancetype",
+                                    env={"GITHUB_ACTIONS": None, **(env or {})}, input=stdin)
+    finally:
+        os.chdir(here)
+    return result.stdout, result.stderr, result.exit_code

@@ -16,10 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from conftest import CONFORMANCE, ROOT, TESTDATA
-
-from kubectl_instancetype.cli import main_group
+from conftest import CONFORMANCE, ROOT, TESTDATA, invoke_cli
 
 CLI_DATA = TESTDATA / "cli"
 CASES = sorted(p.name for p in (CLI_DATA / "cases").iterdir())
@@ -32,15 +29,7 @@ def case_env(folder: Path) -> dict[str, str]:
 
 
 def run_case(args: list[str], env: dict[str, str] | None = None) -> tuple[str, str, int]:
-    runner = CliRunner()
-    cwd = os.getcwd()
-    os.chdir(CLI_DATA)
-    try:
-        result = runner.invoke(main_group, args, prog_name="kubectl instancetype", env={"GITHUB_ACTIONS": None,
-                                                                                       **(env or {})})
-    finally:
-        os.chdir(cwd)
-    return result.stdout, result.stderr, result.exit_code
+    return invoke_cli(args, CLI_DATA, env)
 
 
 @pytest.mark.parametrize("case", CASES)

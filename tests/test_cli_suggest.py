@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import TESTDATA
+from conftest import TESTDATA, invoke_cli
 
 from kubectl_instancetype.cli import main_group
 
@@ -25,14 +25,7 @@ CASES = sorted(p.name for p in (DATA / "cases").iterdir())
 
 
 def run(*args: str, cwd: Path = DATA) -> tuple[str, str, int]:
-    here = os.getcwd()
-    os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(main_group, ["suggest", *args], prog_name="kubectl instancetype",
-                                    env={"GITHUB_ACTIONS": None}, input="")
-    finally:
-        os.chdir(here)
-    return result.stdout, result.stderr, result.exit_code
+    return invoke_cli(["suggest", *args], cwd, stdin="")
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -11,7 +11,6 @@ catalog's. The floor below keeps that.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from functools import cache
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import CONFORMANCE
+from kubevirt_case import RUNNER_MODULE
 
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.inputs import Request, gather
@@ -29,17 +29,7 @@ from kubectl_instancetype.suggest.proof import compare
 
 CASES = CONFORMANCE / "cases"
 EXPANDED = sorted(p.name for p in CASES.iterdir() if (p / "expected.json").exists()) if CASES.exists() else []
-RUNNER = CONFORMANCE / "runner.py"
 EXACT_FLOOR = 247  # raise it when the matcher improves
-
-
-@cache
-def _runner() -> Any:
-    spec = importlib.util.spec_from_file_location("conformance_runner", RUNNER)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _hand_written(case: Path) -> dict[str, Any]:
@@ -73,7 +63,8 @@ def test_an_expanded_vm_gets_back_what_renders_it(name: str) -> None:
     assert tuple(d for d in proof if added_annotation(d)) == found.annotated
     assert (found.verdict == EXACT) == (found.differences == ())
     if found.verdict == EXACT:  # and independently: the rewritten VM renders as KubeVirt expanded the case
-        runner = _runner()
+        runner = RUNNER_MODULE
+        assert runner is not None
         expected = json.loads((CASES / name / "expected.json").read_text(encoding="utf-8"))
         assert runner.diff(runner.normalise(expected, "vm"), runner.normalise(scope.render(found.vm), "vm")) == []
 
