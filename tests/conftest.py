@@ -69,3 +69,12 @@ def invoke_cli(args: list[str], cwd: Path, env: dict[str, str] | None = None,
     finally:
         os.chdir(here)
     return result.stdout, result.stderr, result.exit_code
+
+
+def check_golden(folder: Path, actual: dict[str, str], update: bool) -> None:
+    """Each ``actual`` text equals the file of its name in ``folder`` (rewritten first with --update-goldens)."""
+    if update:
+        for name, text in actual.items():
+            (folder / name).write_text(text)
+    for name, text in actual.items():
+        assert text == (folder / name).read_text(), f"{folder.name}: {name} differs"

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CONFORMANCE, ROOT, TESTDATA, invoke_cli
+from conftest import CONFORMANCE, ROOT, TESTDATA, check_golden, invoke_cli
 
 CLI_DATA = TESTDATA / "cli"
 CASES = sorted(p.name for p in (CLI_DATA / "cases").iterdir())
@@ -37,12 +37,7 @@ def test_cli_case(case: str, update_goldens: bool) -> None:
     folder = CLI_DATA / "cases" / case
     args = shlex.split((folder / "args").read_text())
     stdout, stderr, status = run_case(args, case_env(folder))
-    actual = {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}
-    if update_goldens:
-        for name, text in actual.items():
-            (folder / name).write_text(text)
-    for name, text in actual.items():
-        assert text == (folder / name).read_text(), f"{case}: {name} differs"
+    check_golden(folder, {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}, update_goldens)
 
 
 def _executable() -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import TESTDATA, invoke_cli
+from conftest import TESTDATA, check_golden, invoke_cli
 
 from kubectl_instancetype.cli import main_group
 
@@ -32,12 +32,7 @@ def run(*args: str, cwd: Path = DATA) -> tuple[str, str, int]:
 def test_suggest_case(case: str, update_goldens: bool) -> None:
     folder = DATA / "cases" / case
     stdout, stderr, status = run(*shlex.split((folder / "args").read_text()))
-    actual = {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}
-    if update_goldens:
-        for name, text in actual.items():
-            (folder / name).write_text(text)
-    for name, text in actual.items():
-        assert text == (folder / name).read_text(), f"{case}: {name} differs"
+    check_golden(folder, {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}, update_goldens)
 
 
 @pytest.mark.parametrize("name", ["fedora.yaml", "hints.yaml", "list.yaml"])
