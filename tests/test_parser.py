@@ -64,3 +64,11 @@ def test_a_stream_read_past_a_flow_colon_still_locates_and_warns(tmp_path: Path)
     path.write_text(text)
     status, stderr = render(path)
     assert status == 1 and f"{path}:5:" in stderr and "nowhere" in stderr, stderr
+
+
+def test_stream_data_reads_each_document_as_load_stream_does() -> None:
+    text = "a: 1\n---\n---\n# empty\n---\nspec: {image: quay.io/x:41}\n--- [1, 2]\n"
+    assert list(load.stream_data(text, "x.yaml")) == [(d.index, d.data) for d in load.load_stream(text, "x.yaml")]
+    assert [index for index, _ in load.stream_data(text, "x.yaml")] == [0, 3, 4]
+    with pytest.raises(load.InputError, match="YAML syntax error"):
+        list(load.stream_data("a: [\n", "x.yaml"))

@@ -126,12 +126,20 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
             text = file_items[0].document.stream_text if file_items else _without_documents(source, output_dir)
             if text is None:
                 continue
-            after = rendered_text(text, source.display, file_items)
+            after = rendered_text(text, source.display, _handed_over(file_items))
             before = text if output_dir is None else files.read(place, DEFAULT_LIMITS.max_bytes)
         except InputError as exc:
             problems.append(exc)
             continue
         yield FileChange(source.display, target, before, after), place
+
+
+def _handed_over(items: list[Item]) -> Iterator[Item]:
+    """``items`` in order, the list emptied as they go: once the new text's data is built from them nothing
+    holds the VMs and their expansions, and a file of 10,000 VMs is checked and written in less memory."""
+    items.reverse()
+    while items:
+        yield items.pop()
 
 
 def _without_documents(source: Source, output_dir: str | None) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from itertools import zip_longest
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -22,7 +23,7 @@ from ruamel.yaml.error import YAMLError
 from ..errors import InputError, Location
 from .edit import Editor
 from .kept import lost
-from .load import Document, load_stream
+from .load import Document, load_stream, stream_data
 from .merge import keep_original
 from .splice import splice
 from .split import Body, Layout, split
@@ -133,12 +134,12 @@ def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Docu
 
 def _check_whole(result: str, layout: Layout, new_docs: Mapping[int, Any], source: str) -> None:
     """Refuse unless ``result`` reads back as every document it should hold, in place, and nothing else."""
-    try:
-        docs = load_stream(result, source)
-    except InputError:
-        docs = []
     expected = [(body.index, new_docs.get(body.index, body.data)) for body in layout.bodies]
-    if [d.index for d in docs] != [i for i, _ in expected] or not all(
-        same(doc.data, data) for doc, (_, data) in zip(docs, expected, strict=True)
-    ):
+    missing = object()
+    try:  # one document at a time: the check of a large file holds no second copy of it
+        read = zip_longest(stream_data(result, source), expected, fillvalue=(missing, missing))
+        faithful = all(index == want and same(data, wanted) for (index, data), (want, wanted) in read)
+    except InputError:
+        faithful = False
+    if not faithful:
         raise RewriteError("cannot rewrite this file without changing its meaning", Location(source))
