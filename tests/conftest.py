@@ -7,8 +7,13 @@ them skip, saying why, on a fresh clone).
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -78,3 +83,23 @@ def check_golden(folder: Path, actual: dict[str, str], update: bool) -> None:
             (folder / name).write_text(text)
     for name, text in actual.items():
         assert text == (folder / name).read_text(), f"{folder.name}: {name} differs"
+
+
+def load_script(path: Path, name: str) -> ModuleType:
+    """A Python file of the repo that is no package module (a script without ``.py``, a corpus runner), loaded
+    as module ``name`` (registered, as dataclasses look their module up)."""
+    loader = importlib.machinery.SourceFileLoader(name, str(path))
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
+def git(repo: Path, *args: str) -> str:
+    """``git ARGS`` in ``repo`` with a fixed identity; its standard output, stripped."""
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True,
+                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"})
+    return done.stdout.strip()

@@ -9,12 +9,11 @@ The cases model a cluster that holds exactly their objects, so the built-in cata
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
-from conftest import CONFORMANCE
+from conftest import CONFORMANCE, load_script
 
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.cli.render import vm_renderer
@@ -26,11 +25,7 @@ RUNNER = CONFORMANCE / "runner.py"
 
 
 def _runner() -> Any:
-    spec = importlib.util.spec_from_file_location("conformance_runner", RUNNER)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(RUNNER, "conformance_runner")
 
 
 RUNNER_MODULE = _runner() if RUNNER.exists() else None

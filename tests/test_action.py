@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, git
 from hosts import PLUGINS, VENV_BIN, documents, schema_check
 
 ACTION = ROOT / "action.yml"
@@ -69,13 +69,6 @@ def test_comment_step_runs_on_pull_requests_only() -> None:
     assert "github.event_name == 'pull_request'" in steps["comment"]["if"]
     assert steps["comment"]["env"]["KIT_BASE"] == "${{ github.event.pull_request.base.sha }}"
     assert "if" not in steps["check"]  # the check always runs and decides the job
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True,
-                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"})
-    return done.stdout.strip()
 
 
 @pytest.fixture

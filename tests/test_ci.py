@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import os
 import shlex
 import subprocess
@@ -13,19 +11,13 @@ from types import ModuleType
 
 import hosts
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 HOST_TOOLS = ROOT / ".ci" / "host-tools"
 
 
 def host_tools_module() -> ModuleType:
-    loader = importlib.machinery.SourceFileLoader("host_tools", str(HOST_TOOLS))
-    spec = importlib.util.spec_from_loader("host_tools", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["host_tools"] = module  # dataclasses look their module up
-    loader.exec_module(module)
-    return module
+    return load_script(HOST_TOOLS, "host_tools")
 
 
 def test_tests_look_where_host_tools_puts_them() -> None:

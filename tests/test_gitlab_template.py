@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, git
 from hosts import PLUGINS, VENV_BIN, documents, schema_check
 
 from kubectl_instancetype.cli import main_group
@@ -67,13 +67,6 @@ def test_options_the_template_uses_exist() -> None:
                 assert option in known, f"{command} {option}"
         for option in re.findall(r'"(--[a-z-]+)=', text):
             assert option in CliRunner().invoke(main_group, ["render", "--help"]).output, option
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True,
-                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"})
-    return done.stdout.strip()
 
 
 @pytest.fixture

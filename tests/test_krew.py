@@ -8,7 +8,6 @@ symlink (krew's bin/), with a python3 that has none of our dependencies, and as 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import platform as host
 import random
@@ -26,7 +25,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 from kubectl_instancetype import __version__
 from kubectl_instancetype.cli import main_group
@@ -41,11 +40,7 @@ SUPPORTED = [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darw
 
 
 def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("release_build", ROOT / "release" / "build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "release" / "build.py", "release_build")
 
 
 def krew_problems(plugin: Any, name: str) -> list[str]:

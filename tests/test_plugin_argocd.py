@@ -8,8 +8,6 @@ Argo CD's CMP server runs `generate.command` in the application directory with t
 from __future__ import annotations
 
 import glob
-import importlib.machinery
-import importlib.util
 import json
 import os
 import shlex
@@ -22,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 from hosts import PLUGINS, assert_expanded, by_kind, documents, env
 
 ARGOCD = PLUGINS / "argocd"
@@ -37,12 +35,7 @@ def argocd_plugin() -> dict[str, Any]:
 
 
 def generate_module() -> ModuleType:
-    loader = importlib.machinery.SourceFileLoader("argocd_generate", str(GENERATE))
-    spec = importlib.util.spec_from_loader("argocd_generate", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script(GENERATE, "argocd_generate")
 
 
 def generate(app: Path = EXAMPLE, parameters: list[dict[str, Any]] | None = None,

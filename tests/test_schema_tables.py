@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, load_script
 
 from kubectl_instancetype.schema.cel import RuleError, compile_rule
 from kubectl_instancetype.schema.prune import has_null
@@ -19,12 +17,7 @@ SCRIPT = ROOT / "scripts" / "generate-schemas"
 
 
 def _generator() -> Any:
-    loader = importlib.machinery.SourceFileLoader("generate_schemas", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("generate_schemas", loader)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "generate_schemas")
 
 
 GENERATOR = _generator()

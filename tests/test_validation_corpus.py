@@ -8,13 +8,12 @@ pruned field is named. Here the run is the CLI's own session and render, without
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.errors import EXIT_OK
@@ -27,11 +26,7 @@ ALL_CASES = sorted(p.name for p in CASES.iterdir()) if CASES.exists() else []
 
 
 def _runner() -> Any:
-    spec = importlib.util.spec_from_file_location("validation_runner", CORPUS / "runner.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CORPUS / "runner.py", "validation_runner")
 
 
 RUNNER = _runner() if (CORPUS / "runner.py").exists() else None

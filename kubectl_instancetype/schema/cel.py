@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .fielderror import FieldError, Path, invalid
-from .tables import Node, carries
+from .tables import Node
 
 Expr = Callable[[Any], Any]
 _TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(?P<num>\d+)|(?P<name>[A-Za-z_]\w*)"
@@ -138,7 +138,7 @@ def compile_rule(rule: str) -> Expr:
 def check_rules(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
     """Every failed rule in ``value`` (walked along ``node``), worded as the API server words them."""
     errs: list[FieldError] = []
-    if value is None or not carries(node, "rules"):
+    if value is None or not node.carries("rules"):
         return errs
     for rule, message in node.rules:
         if not compile_rule(rule)(value):

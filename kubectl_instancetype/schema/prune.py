@@ -18,7 +18,7 @@ from typing import Any
 
 from ..api.golang import clone_json
 from .fielderror import Path
-from .tables import NO_DEFAULT, Node, carries
+from .tables import NO_DEFAULT, Node
 
 ROOT_META = frozenset(("apiVersion", "kind", "metadata"))
 _DROP = object()
@@ -176,7 +176,7 @@ def _default_of(schema: Node) -> Any:
 
 def default(value: Any, schema: Node | None) -> Any:
     """``value`` with the schema's defaults where a field is missing (or a non-nullable null)."""
-    if schema is None or not carries(schema, "default"):
+    if schema is None or not schema.carries("default"):
         return value
     if isinstance(value, dict):
         carrying, additional = schema.carrying("default")

@@ -102,11 +102,6 @@ class Node:
         return self._carries[0] if what == "rules" else self._carries[1]
 
 
-def carries(node: Node, what: str) -> bool:
-    """Whether ``node`` or a node below it has CEL ``rules`` or a ``default``: walks skip the other subtrees."""
-    return node.carries(what)
-
-
 def go_regexp(pattern: str) -> re.Pattern[str]:
     """A Go (RE2) pattern as a Python one: ``$`` ends the text, it does not also match before a newline."""
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))

@@ -169,7 +169,7 @@ def events(text: str) -> Iterator[Any]:
     """libyaml's events for ``text`` (ruamel's, for a text libyaml refused only for a colon, see below)."""
     if _CParser is None:
         raise InputError(NO_LIBYAML)
-    parser = _pure_parser(text) if hash(text) in _FLOW_COLON_TEXTS else _CParser(text)
+    parser = _parser(text)
     while parser.check_event():
         yield parser.get_event()
 
@@ -188,7 +188,10 @@ def _refused_flow_colon(exc: Exception) -> bool:
             and getattr(exc, "context", None) == "while scanning a plain scalar")
 
 
-def _pure_parser(text: str) -> Any:
+def _parser(text: str, lenient: bool = False) -> Any:
+    """libyaml's parser for ``text``, or ruamel's when ``lenient`` or for a text libyaml refused for a flow colon."""
+    if not lenient and hash(text) not in _FLOW_COLON_TEXTS:
+        return _CParser(text)
     from ruamel.yaml import YAML
 
     return YAML(typ="safe", pure=True).get_constructor_parser(text)[1]
@@ -247,7 +250,7 @@ class _Builder:
         out: list[Document] = []
         positions = Positions(self.text, events)
         try:
-            parser = _pure_parser(self.text) if hash(self.text) in _FLOW_COLON_TEXTS else _CParser(self.text)
+            parser = _parser(self.text)
             more, get = parser.check_event, parser.get_event  # called directly: once per event, the hot path
             index = 0
             while more():
@@ -451,7 +454,7 @@ def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Iter
     yielded = 0
     for lenient in (False, True):  # libyaml, then (for a flow colon alone) the parser kubectl agrees with
         try:
-            parser = _pure_parser(builder.text) if lenient else _CParser(builder.text)
+            parser = _parser(builder.text, lenient)
             for index, data in enumerate(builder.each(parser)):
                 if index >= yielded:
                     yielded += 1
