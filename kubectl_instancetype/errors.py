@@ -106,8 +106,10 @@ class KubeVirtError(ToolError):
     """KubeVirt would reject this VirtualMachine or fail to expand it; the message is KubeVirt's own.
 
     ``stage`` names the KubeVirt component that refuses (``mutate``, ``admit``, ``expand``, ``controller``,
-    ``vmi-mutate``), ``paths`` are KubeVirt's conflicting field paths and ``field`` is the VirtualMachine
-    field at fault (keys from the document root), so that a caller can point at it.
+    ``vmi-mutate``, ``vmi-admit``), ``paths`` are KubeVirt's conflicting field paths and ``field`` is the
+    VirtualMachine field at fault (keys from the document root), so that a caller can point at it. A webhook's
+    refusal also lists its ``causes``: each message with the VirtualMachine field it names (``()``: none), so
+    that a report can point at every one.
     """
 
     exit_code = EXIT_FINDINGS
@@ -118,11 +120,13 @@ class KubeVirtError(ToolError):
         stage: str = "expand",
         paths: tuple[str, ...] = (),
         field: tuple[str | int, ...] = (),
+        causes: tuple[tuple[str, tuple[str | int, ...]], ...] = (),
     ) -> None:
         super().__init__(message)
         self.stage = stage
         self.paths = paths
         self.field = field
+        self.causes = causes
 
 
 class RefusedError(ToolError):

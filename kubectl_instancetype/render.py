@@ -19,8 +19,10 @@ from .api.names import VIRTUAL_MACHINE as VM_KIND
 from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
 from .catalog import Catalog
 from .config import ClusterConfig
-from .errors import InputError, KubeVirtError, ToolError
+from .errors import InputError, KubeVirtError, Notice, ToolError
 from .pipeline.stages import render_vm
+from .pipeline.vm_pool_admitter import STAGE as POOL_STAGE
+from .pipeline.vm_pool_admitter import admit_pool
 from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
 from .yamlio import Document
 
@@ -29,7 +31,7 @@ class VMRenderer(Protocol):
     """Renders one VM; records the origins of what it sets in ``book`` when given one."""
 
     def __call__(self, vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
-                 book: Origins | None = None) -> dict[str, Any]: ...
+                 book: Origins | None = None, warnings: list[str] | None = None) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Item:
     is_vm: bool
     problem: ToolError | None = None
     origins: Mapping[Path, Origin] | None = None
+    warnings: tuple[Notice, ...] = ()  # what KubeVirt's webhooks answer with what they admit
 
 
 @dataclass
@@ -72,8 +75,8 @@ def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
 
 
 def default_vm_renderer(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
-                        book: Origins | None = None) -> dict[str, Any]:
-    rendered = render_vm(vm, namespace, catalog, cfg, book)
+                        book: Origins | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
+    rendered = render_vm(vm, namespace, catalog, cfg, book, warnings)
     if rendered is vm:
         rendered = clone_json(vm)
     trace = NO_TRACE if book is None else Trace(book)
@@ -104,12 +107,13 @@ def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
     ``renderer`` makes VMIs) the VMI of the pool's first VM."""
 
     def render_pool(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
-                    book: Origins | None = None) -> dict[str, Any]:
+                    book: Origins | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
         # ``vm`` is the pool. The VM's origins are recorded by VM path: its spec's go under the template's.
         if not template_of(vm):
             raise InputError("spec.virtualMachineTemplate is required")
+        admit_pool(vm, cfg, warnings)
         vm_book = None if book is None else Origins()
-        rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg, vm_book)
+        rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg, vm_book, warnings)
         if rendered.get("kind") != VM_KIND:  # a VMI: the one of VM <pool>-0, its names indexed
             return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg, book)
         out = with_template(vm, rendered)
@@ -135,16 +139,26 @@ def _render_vm(
     data = doc.data
     namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
     label = f"{kind} {namespace}/{(data.get('metadata') or {}).get('name')}"
+    said: list[str] = []
+
+    def warnings() -> tuple[Notice, ...]:
+        return tuple(Notice(f"{label}: {text}", doc.location) for text in dict.fromkeys(said))
+
     try:
         if not options.explain:
-            return Item(doc, renderer(data, namespace, catalog, options.config), True)
+            return Item(doc, renderer(data, namespace, catalog, options.config, None, said), True,
+                        warnings=warnings())
         book = Origins()
-        rendered = renderer(data, namespace, catalog, options.config, book)
+        rendered = renderer(data, namespace, catalog, options.config, book, said)
         book.keep_present(rendered)
-        return Item(doc, rendered, True, origins=book.as_mapping())
+        return Item(doc, rendered, True, origins=book.as_mapping(), warnings=warnings())
     except KubeVirtError as exc:
-        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field)
-        return Item(doc, None, True, located.with_location(doc.locate((*root, *error_path(exc)))))
+        if exc.stage == POOL_STAGE:  # the pool's own webhook names the pool's fields
+            root = ()
+        causes = tuple((message, (*root, *keys) if keys else ()) for message, keys in exc.causes)
+        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field, causes)
+        return Item(doc, None, True, located.with_location(doc.locate((*root, *error_path(exc)))),
+                    warnings=warnings())
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

@@ -2,7 +2,8 @@
 
 A case is a directory with ``input.yaml`` and, per mode, the expected document (``expected.json``,
 ``expected-vmi.json``) or KubeVirt's error (``error.txt``, ``error-vmi.txt``: the message, then a
-``stage:`` line). The comparison rule is the conformance runner's ``normalise``/``diff`` (testdata/conformance),
+``stage:`` line), and the warnings KubeVirt's webhooks answer with (``warnings.txt``, ``warnings-vmi.txt``: one
+a line). The comparison rule is the conformance runner's ``normalise``/``diff`` (testdata/conformance),
 shared by the public corpus (test_conformance.py) and our own KubeVirt answers (test_kubevirt_answers.py).
 The cases model a cluster that holds exactly their objects, so the built-in catalog is off.
 """
@@ -36,15 +37,17 @@ def case_names(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if p.is_dir()) if directory.exists() else []
 
 
-def render_case(case: Path, vmi: bool) -> tuple[Any, list[str]]:
-    """The rendered VM (or VMI) of a case and the error messages, loaded and rendered as the CLI does it."""
+def render_case(case: Path, vmi: bool) -> tuple[Any, list[str], list[str]]:
+    """The rendered VM (or VMI) of a case, the error messages and the warnings, loaded and rendered as the
+    CLI does it."""
     loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
     assert not loaded.problems, [p.message for p in loaded.problems]
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(vmi))
     wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"
     outputs = [i.rendered for i in result.items if isinstance(i.rendered, dict)]
     rendered = next((doc for doc in outputs if doc.get("kind") == wanted), None)
-    return rendered, [p.message for p in result.problems if isinstance(p, KubeVirtError)]
+    warnings = [n.message for item in result.items for n in item.warnings]
+    return rendered, [p.message for p in result.problems if isinstance(p, KubeVirtError)], warnings
 
 
 def check_case(case: Path, vmi: bool) -> None:
@@ -52,7 +55,11 @@ def check_case(case: Path, vmi: bool) -> None:
     assert RUNNER_MODULE is not None
     expected_file = case / ("expected-vmi.json" if vmi else "expected.json")
     error_file = case / ("error-vmi.txt" if vmi else "error.txt")
-    rendered, errors = render_case(case, vmi)
+    warnings_file = case / ("warnings-vmi.txt" if vmi else "warnings.txt")
+    rendered, errors, warnings = render_case(case, vmi)
+    if warnings_file.exists():
+        for wanted in warnings_file.read_text(encoding="utf-8").splitlines():
+            assert any(wanted in w for w in warnings), f"expected warning {wanted!r}, got {warnings!r}"
     if error_file.exists():
         message, _stage = RUNNER_MODULE.read_error_file(error_file)
         assert any(message in e for e in errors), f"expected error {message!r}, got {errors!r}"

@@ -19,7 +19,8 @@ ALLOWED = {
     "catalog": {"api", "apitypes", "errors", "quantity", "schema", "yamlio"},
     "expand": {"api", "catalog", "config", "quantity"},
     "vmi": {"api", "config", "quantity"},
-    "pipeline": {"api", "catalog", "config", "errors", "expand", "vmi"},
+    "admission": {"api", "config", "quantity"},
+    "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "vmi"},
 }
 
 

@@ -116,9 +116,11 @@ class Seen:
     problems: list[ToolError]
     namespace: str
     checked: list[Checked] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
 
     def watch(self, items: Iterator[Item]) -> Iterator[Item]:
         for item in items:
+            self.warnings.extend(item.warnings)
             if item.problem is not None:
                 self.problems.append(item.problem)
             if item.is_vm:
@@ -127,7 +129,7 @@ class Seen:
             yield item
 
     def result(self, notices: tuple[Notice, ...], changed: bool) -> RunResult:
-        return RunResult(tuple(self.problems), notices, changed, checked=tuple(self.checked))
+        return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked))
 
 
 def vm_renderer(vmi: bool) -> VMRenderer | None:

@@ -10,6 +10,7 @@ A "not found" keeps KubeVirt's message verbatim and gets a hint after it (:mod:`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from ..api.matchers import MATCHERS
@@ -72,6 +73,7 @@ class Context:
     config: ClusterConfig
     matched: Matched
     book: Origins | None = None  # where the origins of the values set are recorded (render --explain)
+    warnings: list[str] = dataclass_field(default_factory=list)  # what the webhooks answer with an admitted object
 
     def trace(self, where: tuple[Path, Path]) -> Trace:
         """The trace of a stage editing the spec and metadata at ``where``, naming the objects found."""

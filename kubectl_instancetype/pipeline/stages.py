@@ -15,7 +15,15 @@ from ..api.encoding import encode_vmi
 from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
-from . import expand, vm_controller, vm_mutating_webhook, vm_validating_webhook, vmi_controller, vmi_mutating_webhook
+from . import (
+    expand,
+    vm_controller,
+    vm_mutating_webhook,
+    vm_validating_webhook,
+    vmi_controller,
+    vmi_mutating_webhook,
+    vmi_validating_webhook,
+)
 from .lookup import VMI, Context, lookup
 
 Spec = dict[str, Any]
@@ -34,30 +42,38 @@ VMI_MODE: tuple[Stage, ...] = (
     vm_controller.sync,
     vmi_controller.start,
     vmi_mutating_webhook.mutate,
+    vmi_validating_webhook.admit,
 )
 
 
 def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
-        book: Origins | None = None) -> Spec:
+        book: Origins | None = None, warnings: list[str] | None = None) -> Spec:
     """``vm`` through the matcher mutation, the lookup and ``stages``; KubeVirtError when one refuses. With
-    ``book``, the stages record the origin of every value they set."""
+    ``book``, the stages record the origin of every value they set; ``warnings`` gets what the webhooks
+    answer with what they admit (also when a later stage refuses)."""
     out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog)
     ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog), book)
-    for stage in stages:
-        out = stage(out, ctx)
+    try:
+        for stage in stages:
+            out = stage(out, ctx)
+    finally:
+        if warnings is not None:
+            warnings.extend(ctx.warnings)
     return out
 
 
-def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None) -> Spec:
+def render_vm(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
+              warnings: list[str] | None = None) -> Spec:
     """The VM as ``virtctl expand`` shows it once created; KubeVirtError when KubeVirt would refuse it.
 
     A VM without matchers is admitted too (its pod network may be refused) and comes back unchanged.
     """
-    return run(VM_MODE, vm, namespace, catalog, cfg, book)
+    return run(VM_MODE, vm, namespace, catalog, cfg, book, warnings)
 
 
-def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None) -> Spec:
+def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
+               warnings: list[str] | None = None) -> Spec:
     """The VMI virt-controller would create for ``vm`` once created and started on a cluster."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
     trace = NO_TRACE if book is None else Trace(book, *VMI)
-    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg, book), trace)
+    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg, book, warnings), trace)

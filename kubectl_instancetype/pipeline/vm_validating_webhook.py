@@ -7,13 +7,16 @@ lookup error is left to expand or virt-controller. On a copy of the template it 
 spread divisibility (pkg/instancetype/preference/validation/cpu.go) and the conflicts of applying the
 instance type and preference (only when one was found), then the cluster defaults, whose pod network may
 be refused (for every VM, with or without matchers), then the preference requirements
-(pkg/instancetype/preference/requirements). The VM itself is not changed.
+(pkg/instancetype/preference/requirements). On create the rest of the webhook follows on the VM with that
+template (:mod:`..admission.vm`); its warnings go to the context. The VM itself is not changed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..admission.cause import Cause, joined
+from ..admission.vm import admit_create
 from ..api.golang import clone_json
 from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
@@ -64,4 +67,22 @@ def admit(vm: Spec, ctx: Context) -> Spec:
     problem = check_requirements(it, pref, spec)
     if problem:
         raise KubeVirtError(f"failure checking preference requirements: {problem}", STAGE, field=("spec", "preference"))
+    verdict = admit_create(vm, spec, ctx.namespace, ctx.config)
+    if verdict.causes:
+        raise refusal(verdict.causes, STAGE)
+    ctx.warnings.extend(verdict.warnings)
     return vm
+
+
+def refusal(causes: tuple[Cause, ...], stage: str, root: tuple[str, ...] = ()) -> KubeVirtError:
+    """A webhook's refusal: its causes joined, located at the first cause that names a field. ``root`` is
+    where the reviewed object sits in the VM (a VMI's ``spec`` is the VM's ``spec.template``)."""
+    located = tuple((c.message, _in_vm(c.keys, root)) for c in causes)
+    field = next((keys for _, keys in located if keys), ("spec",))
+    return KubeVirtError(joined(causes), stage, field=field, causes=located)
+
+
+def _in_vm(keys: tuple[str | int, ...], root: tuple[str, ...]) -> tuple[str | int, ...]:
+    if not keys or not root:
+        return keys
+    return (*root, *keys[1:]) if keys[0] == "spec" else ("spec", "template", *keys)

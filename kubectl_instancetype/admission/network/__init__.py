@@ -1,0 +1,1 @@
+"""KubeVirt's network admitter (pkg/network/admitter) and DRA admitter."""
