@@ -24,8 +24,9 @@ def container_disks(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
 
 def utility_volumes_on_creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``ValidateUtilityVolumesNotPresentOnCreation`` (pkg/storage/admitters/storagehotplug.go): utility
-    volumes come only by hotplug. An empty list counts: Go's slice is not nil."""
-    if spec.get("utilityVolumes") is None:
+    volumes come only by hotplug. An empty list never gets here: the VM mutating webhook replaces the spec with
+    its Go encoding (and virt-controller creates the VMI from it), whose ``omitempty`` drops it."""
+    if not spec.get("utilityVolumes"):
         return []
     return [field.child("utilityVolumes").cause(
         "cannot create VMI with utility volumes in spec, utility volumes can only be added via hotplug")]

@@ -13,6 +13,7 @@ from .spec import Obj, mapping, text
 CLOUD_INIT_USER_MAX_LEN = 2048
 CLOUD_INIT_NETWORK_MAX_LEN = 2048
 SOURCES = ("cloudInitNoCloud", "cloudInitConfigDrive")  # the first one set is checked
+SECRET_REFS = {"userData": "secretRef", "networkData": "networkDataSecretRef"}
 _ALPHABET = {c: i for i, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
 
 
@@ -68,7 +69,7 @@ def _data(field: FieldPath, source: Obj, kind: str, what: str) -> tuple[int, int
     """The number of sources of ``what`` (``userData`` or ``networkData``), its length, and the base64
     cause: a secret reference with a name, base64 text, plain text (the last one set gives the length)."""
     count, length, causes = 0, 0, []
-    if text(mapping(source.get(f"{what}SecretRef")).get("name")):
+    if text(mapping(source.get(SECRET_REFS[what])).get("name")):
         count += 1
     encoded = text(source.get(f"{what}Base64"))
     if encoded:

@@ -93,7 +93,7 @@ def _bus_support(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
             causes.append(here.child("cdrom", "bus").cause(f"Bus type {value} is invalid for CD-ROM device"))
     elif value == "sata":
         # SATA hard disks (unlike SATA CD-ROMs) cannot be read-only
-        if is_set(disk, "disk") and mapping(disk.get("disk")).get("readOnly") is True:
+        if is_set(disk, "disk") and mapping(disk.get("disk")).get("readonly") is True:
             causes.append(here.child("disk", "bus").cause(f"{value} hard-disks do not support read-only."))
     elif value not in ("scsi", "usb"):
         causes.append(here.child(kind, "bus").cause(
