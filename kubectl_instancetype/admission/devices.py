@@ -147,8 +147,10 @@ def mdev_ramfb(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 
 
 def host_devices_passthrough(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """``validateHostDevicesWithPassthroughEnabled``: host devices (even an empty list) need HostDevices."""
-    if _devices(spec).get("hostDevices") is not None and not gates.is_enabled(cfg, "HostDevices"):
+    """``validateHostDevicesWithPassthroughEnabled``: host devices need HostDevices. KubeVirt asks for a
+    non-nil list, but an empty one never reaches it: the VM mutating webhook and virt-controller both write
+    the spec back with Go's encoding, which omits it."""
+    if _devices(spec).get("hostDevices") and not gates.is_enabled(cfg, "HostDevices"):
         at = _quirk(field, "HostDevices", "domain", "devices", "hostDevices")
         return [at.cause("Host Devices feature gate is not enabled in kubevirt-config")]
     return []

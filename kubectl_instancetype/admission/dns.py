@@ -8,8 +8,7 @@ not below the spec: KubeVirt's copy drops the path (located here at the dnsConfi
 
 from __future__ import annotations
 
-import ipaddress
-
+from ..api.ipaddr import parse_sloppy, sanitize_ip
 from ..config import ClusterConfig
 from ..schema.names import dns1123_label, dns1123_subdomain
 from .cause import Cause, FieldPath, Spec
@@ -54,7 +53,8 @@ def pod_dns_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cau
     nameservers, six search domains of 256 characters in all, each a DNS-1123 subdomain, named options."""
     at = field.child("dnsConfig")
     config = spec.get("dnsConfig")
-    nameservers = [str(ns) for ns in ((config or {}).get("nameservers") or [])]
+    # KubeVirt's decoder has already respelled the addresses it can read (api.ipaddr.sanitize_ip)
+    nameservers = [sanitize_ip(str(ns)) for ns in ((config or {}).get("nameservers") or [])]
     if spec.get("dnsPolicy") == "None":
         if config is None:
             return [at.cause("must provide `dnsConfig` when `dnsPolicy` is None")]
@@ -66,7 +66,8 @@ def pod_dns_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cau
     if len(nameservers) > MAX_NAMESERVERS:
         shown = "[" + " ".join(nameservers) + "]"
         causes.append(_bare(at, "nameservers", f"must not have more than {MAX_NAMESERVERS} nameservers: {shown}"))
-    causes.extend(_bare(at, "nameservers", f"must be valid IP address: {ns}") for ns in nameservers if not _is_ip(ns))
+    causes.extend(_bare(at, "nameservers", f"must be valid IP address: {ns}") for ns in nameservers
+                  if parse_sloppy(ns) is None)
     searches = [str(s) for s in (config.get("searches") or [])]
     if len(searches) > MAX_SEARCH_PATHS:
         causes.append(_bare(at, "searches", f"must not have more than {MAX_SEARCH_PATHS} search paths"))
@@ -83,14 +84,3 @@ def pod_dns_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cau
 def _bare(at: FieldPath, key: str, message: str) -> Cause:
     """A cause whose KubeVirt field is a bare name (``searches`` is called ``searchDomains``)."""
     return Cause(message, "searchDomains" if key == "searches" else key, (*at.keys, key))
-
-
-def _is_ip(text: str) -> bool:
-    """Go's ``net.ParseIP``: an IPv4 or IPv6 address, without a zone."""
-    if "%" in text:
-        return False
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
