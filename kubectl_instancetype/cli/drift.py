@@ -83,7 +83,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         ignored = [p for doc in rule_docs for p in rules_in(doc, name, namespace)]
         open_ = [d for d in found if not covered(d, ignored)]
         uncovered += len(open_)
-        entries.append((namespace, name, [d.pointer for d in found]))
+        entries.append((str(meta.get("namespace") or ""), name, [d.pointer for d in found]))
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
     status = report(RunResult(tuple(found_problems), tuple(loaded.notices)), provenance=loaded.provenance)

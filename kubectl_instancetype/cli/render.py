@@ -175,8 +175,8 @@ def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain
     if stored and writing:
         raise click.UsageError("--stored prints what the cluster stores (with values it assigns): it cannot be "
                                "written into files; use --pin")
-    if explain and (stored or pin):
-        raise click.UsageError(f"--explain explains an expansion: drop {chosen[0]}")
+    if explain and pin:
+        raise click.UsageError("--explain explains an expansion: drop --pin")
 
 
 def _draining(documents: deque[Document]) -> Iterator[Document]:

@@ -90,12 +90,15 @@ def covered(drift: Drift, pointers: Iterable[str]) -> bool:
 
 
 def argocd_application(entries: list[tuple[str, str, list[str]]]) -> dict[str, Any]:
-    """The ``spec.ignoreDifferences`` of an Argo CD Application: one entry per VM ``(namespace, name, pointers)``."""
+    """The ``spec.ignoreDifferences`` of an Argo CD Application: one entry per VM ``(namespace, name, pointers)``
+    (namespace "" for a manifest that names none)."""
     rules = []
     for namespace, name, pointers in entries:
         if pointers:
-            rules.append({"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name, "namespace": namespace,
-                          "jsonPointers": pointers})
+            rule = {"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name}
+            if namespace:  # a manifest without one goes where it is applied: match it there
+                rule["namespace"] = namespace
+            rules.append({**rule, "jsonPointers": pointers})
     return {"spec": {"ignoreDifferences": rules}}
 
 
@@ -116,8 +119,10 @@ def flux_drift_detection(entries: list[tuple[str, str, list[str]]]) -> dict[str,
     ignore = []
     for namespace, name, pointers in entries:
         if pointers:
-            ignore.append({"paths": pointers,
-                           "target": {"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name, "namespace": namespace}})
+            target = {"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name}
+            if namespace:
+                target["namespace"] = namespace
+            ignore.append({"paths": pointers, "target": target})
     return {"spec": {"driftDetection": {"mode": "enabled", "ignore": ignore}}}
 
 

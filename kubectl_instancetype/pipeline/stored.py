@@ -24,7 +24,7 @@ from typing import Any
 from ..api.golang import child
 from ..api.matchers import MATCHERS
 from ..api.names import INSTANCETYPE_VERSION
-from ..api.origin import named
+from ..api.origin import NO_TRACE, Trace, named
 from ..catalog.find import find_object
 from ..expand.defaults import ARCHITECTURE, machine_type_origin
 from ..vmi import pcitopology
@@ -36,6 +36,10 @@ Spec = dict[str, Any]
 
 ASSIGNED = "<assigned by the cluster>"
 FIRMWARE_RANDOM = named("assigned by the cluster: KubeVirt's VM mutating webhook draws a random value")
+CONTROLLER = named("virt-controller's first reconcile of the new VM")
+UID = named("assigned by the cluster: the API server gives each object a random uid")
+REVISION = named("virt-controller's first reconcile (the ControllerRevision it stores; the object's uid is "
+                 "assigned by the cluster)")
 RESOURCES = named("KubeVirt's encoding of the template (domain.resources is not a pointer)")
 OBSERVED_API_VERSION = "v1"
 LATEST_OBSERVED = "kubevirt.io/latest-observed-api-version"
@@ -109,16 +113,22 @@ def _fact(ctx: Context, name: str, main: bool) -> bool:
 
 def first_reconcile(vm: Spec, ctx: Context) -> Spec:
     """``vm`` after virt-controller's first reconcile of a new VM."""
+    trace = NO_TRACE if ctx.book is None else Trace(ctx.book)
     meta = child(vm, "metadata")
-    meta.setdefault("uid", ASSIGNED)
+    if not meta.get("uid"):
+        meta["uid"] = ASSIGNED
+        trace.set(("metadata", "uid"), UID)
     annotations = child(meta, "annotations")
-    annotations.setdefault(LATEST_OBSERVED, OBSERVED_API_VERSION)
-    annotations.setdefault(STORAGE_OBSERVED, OBSERVED_API_VERSION)
+    for key in (LATEST_OBSERVED, STORAGE_OBSERVED):
+        if key not in annotations:
+            annotations[key] = OBSERVED_API_VERSION
+            trace.set(("metadata", "annotations", key), CONTROLLER)
     finalizers = meta.get("finalizers")
     if not isinstance(finalizers, list):
         finalizers = meta["finalizers"] = []
     if FINALIZER not in finalizers:
         finalizers.append(FINALIZER)
+        trace.set(("metadata", "finalizers", len(finalizers) - 1), CONTROLLER)
     if not expand.has_matchers(vm):
         return vm
     if vm_controller.expands(vm, ctx.config.reference_policy):
@@ -129,6 +139,7 @@ def first_reconcile(vm: Spec, ctx: Context) -> Spec:
         m = vm["spec"].get(matcher.field)
         if isinstance(m, dict):
             status[f"{matcher.field}Ref"] = _status_ref(vm, m, matcher, ctx)
+            trace.set(("status", f"{matcher.field}Ref", "controllerRevisionRef", "name"), REVISION)
     return vm
 
 
