@@ -162,3 +162,30 @@ def test_stored_form_is_what_kubevirt_stores(case: str) -> None:
     theirs.setdefault("metadata", {}).setdefault("namespace", "default")
     theirs["metadata"].pop("generation", None)
     assert ours == theirs
+
+
+def _strict(schema: dict[str, Any]) -> dict[str, Any]:
+    """A CRD's structural schema as the API server applies it under strict field validation: unknown fields
+    are refused, not pruned."""
+    out = {k: _strict(v) if isinstance(v, dict) and k in ("items", "additionalProperties") else v
+           for k, v in schema.items()}
+    if "properties" in schema:
+        out["properties"] = {k: _strict(v) for k, v in schema["properties"].items()}
+        out.setdefault("additionalProperties", False)
+    return out
+
+
+@pytest.mark.parametrize(("output", "tool", "path"), [
+    ("argocd", "argocd", ("spec", "ignoreDifferences")), ("flux", "flux", ("spec", "driftDetection")),
+])
+def test_printed_rules_are_valid_for_argocd_and_flux(output: str, tool: str, path: tuple[str, str]) -> None:
+    """Against the schemas of Argo CD's Application CRD and Flux's HelmRelease v2 CRD (testdata/drift/
+    gitops-schemas.json says which commit)."""
+    import jsonschema
+
+    schema = _strict(json.loads((DRIFT / "gitops-schemas.json").read_text())[tool]["schema"])
+    document = load_stream(cli("drift", "vms.yaml", *CATALOG, "-o", output)[0], output)[0].data
+    jsonschema.validate(document[path[0]][path[1]], schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate([{"kind": "VirtualMachine", "jsonPointer": ["/spec"]}] if tool == "argocd"
+                            else {"ignore": [{"path": ["/spec"]}]}, schema)
