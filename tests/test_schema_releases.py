@@ -214,3 +214,22 @@ def test_the_release_tables_are_current_with_every_tag() -> None:
 
 def test_tables_module_names_main() -> None:
     assert tables.MAIN == "main" == RELEASES[-1]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_each_release_accepts_the_catalog_it_deploys(release: str) -> None:
+    catalog = builtin.bundle(builtin.BUNDLE_OF_RELEASE[release])
+    refused = [(obj["kind"], obj["metadata"]["name"]) for obj in catalog.objects()
+               if admit(obj, Options(release=release)).verdict != ACCEPTED]
+    assert refused == []
+
+
+def test_a_v1_8_cluster_refuses_every_windows_virtio_preference_of_v1_7_0() -> None:
+    refused = {}
+    for obj in builtin.bundle("v1.7.0").objects():
+        answer = admit(obj, Options(release="v1.8.4"))
+        if answer.verdict != ACCEPTED and obj["kind"] == builtin.CLUSTER_PREFERENCE:
+            refused[obj["metadata"]["name"]] = [p.message for p in answer.problems]
+    assert sorted(refused) == [f"windows.{name}.virtio" for name in (
+        "10", "11", "2k12", "2k16", "2k19", "2k22", "2k25", "2k8", "7")]
+    assert all(messages == [PREFERENCE_MESSAGE] for messages in refused.values())
