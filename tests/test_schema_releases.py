@@ -13,7 +13,7 @@ from conftest import ROOT, SHARED, load_script
 from kubectl_instancetype.catalog import builtin
 from kubectl_instancetype.schema import tables
 from kubectl_instancetype.schema.server import ACCEPTED, REFUSED, Options, admit, field_errors
-from kubectl_instancetype.schema.tables import RELEASES, crd_schemas, kubevirt_definitions
+from kubectl_instancetype.schema.tables import RELEASES, Node, crd_schemas, kubevirt_definitions
 from kubectl_instancetype.schema.webhook import spec_problems
 
 GENERATOR = load_script(ROOT / "scripts" / "generate-schemas", "generate_schemas")
@@ -233,3 +233,30 @@ def test_a_v1_8_cluster_refuses_every_windows_virtio_preference_of_v1_7_0() -> N
     assert sorted(refused) == [f"windows.{name}.virtio" for name in (
         "10", "11", "2k12", "2k16", "2k19", "2k22", "2k25", "2k8", "7")]
     assert all(messages == [PREFERENCE_MESSAGE] for messages in refused.values())
+
+
+def _known_field(release: str, kind: str, path: str) -> bool:
+    """Whether the CRD of ``kind`` in ``release`` has the field at ``path`` (``[]``: a list's items)."""
+    node: Node | None = crd_schemas(release)[kind]
+    for part in path.split("."):
+        assert node is not None
+        node = node.items if part == "[]" else node.properties.get(part)
+    return node is not None
+
+
+@pytest.mark.parametrize(("kind", "path", "first"), [
+    ("VirtualMachineClusterPreference", "spec.devices.preferredTPM.enabled", "v1.5.1"),
+    ("VirtualMachine", "spec.template.spec.domain.devices.panicDevices", "v1.6.0"),
+    ("VirtualMachineClusterPreference", "spec.devices.preferredPanicDeviceModel", "v1.6.0"),
+    ("VirtualMachine", "spec.dataVolumeTemplates.[].spec.source.registry.platform", "v1.6.4"),
+    ("VirtualMachineClusterPreference", "spec.preferredArchitecture", "v1.7.0"),
+    ("VirtualMachineClusterPreference", "spec.requirements.architecture", "v1.7.0"),
+    ("VirtualMachineInstancetype", "spec.ioThreads", "v1.7.0"),
+    ("VirtualMachineClusterPreference", "spec.features.preferredHyperv.tlbflush.direct", "v1.8.0"),
+    ("VirtualMachine", "spec.template.spec.domain.features.hyperv.tlbflush.extended", "v1.8.0"),
+    ("VirtualMachine", "spec.template.spec.networks.[].resourceClaim", "v1.9.0"),
+    ("VirtualMachinePreference", "spec.preferredLaunchSecurity", "v1.9.0"),
+])
+def test_a_field_is_known_from_the_release_that_added_it(kind: str, path: str, first: str) -> None:
+    assert [release for release in RELEASES if _known_field(release, kind, path)] == list(
+        RELEASES[RELEASES.index(first):])
