@@ -239,7 +239,8 @@ def _known_field(release: str, kind: str, path: str) -> bool:
     """Whether the CRD of ``kind`` in ``release`` has the field at ``path`` (``[]``: a list's items)."""
     node: Node | None = crd_schemas(release)[kind]
     for part in path.split("."):
-        assert node is not None
+        if node is None:
+            return False
         node = node.items if part == "[]" else node.properties.get(part)
     return node is not None
 
