@@ -3,25 +3,37 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath
 from .spec import Item, interfaces_path, number
 
 PRIVATE_OPTIONS = range(224, 255)
+_DOTTED = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)")
+
+
+def _ipv4(value: str) -> bool:
+    """Four decimal fields up to 255. Leading zeros pass: KubeVirt, as built for the corpus, accepts
+    ``01.2.3.4`` and ``0001.2.3.4`` (its answers say so), as Go did before 1.17."""
+    fields = _DOTTED.fullmatch(value)
+    return fields is not None and all(int(f) <= 255 for f in fields.groups())
 
 
 def is_ipv4(value: object) -> bool:
     """``net.ParseIP(ip).To4() != nil``: dotted IPv4, or IPv6 that maps an IPv4 address (no zone)."""
     if not isinstance(value, str):
         return False
-    try:
-        ipaddress.IPv4Address(value)
+    if _ipv4(value):
         return True
-    except ValueError:
-        pass
     if ":" not in value or "%" in value:
         return False
+    head, _, tail = value.rpartition(":")
+    if "." in tail:
+        if not _ipv4(tail):
+            return False
+        octets = [int(f) for f in tail.split(".")]
+        value = f"{head}:{octets[0] * 256 + octets[1]:x}:{octets[2] * 256 + octets[3]:x}"
     try:
         return ipaddress.IPv6Address(value).ipv4_mapped is not None
     except ValueError:

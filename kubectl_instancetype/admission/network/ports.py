@@ -9,7 +9,7 @@ import re
 from ...config import ClusterConfig
 from .. import gates
 from ..cause import Cause, FieldPath
-from .spec import Item, has, interfaces_path, is_pod, number, text
+from .spec import Item, has, has_items, interfaces_path, is_pod, number, text
 
 MAX_PORT_RANGES = 10
 PROTOCOLS = ("TCP", "UDP")
@@ -30,7 +30,7 @@ def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
     """``validatePortConfiguration``: on the pod network, named ports unique and well-formed, then each
     port's number and protocol."""
     at = interfaces_path(field).index(idx)
-    if not is_pod(net) or not has(iface, "ports"):
+    if not is_pod(net) or not has_items(iface, "ports"):
         return []
     causes = []
     seen: set[str] = set()
@@ -60,14 +60,14 @@ def port_ranges(field: FieldPath, idx: int, iface: Item, net: Item, cfg: Cluster
     ``ports``, on masquerade only, and valid, non-overlapping ranges."""
     at = interfaces_path(field).index(idx)
     if not gates.is_enabled(cfg, "PortRangesSpec"):
-        if has(iface, "portRanges"):
+        if has_items(iface, "portRanges"):
             return [at.child("name").cause(
                 "portRanges is specified on interface but the PortRangesSpec feature gate is not enabled")]
         return []
-    if not is_pod(net) or not has(iface, "portRanges"):
+    if not is_pod(net) or not has_items(iface, "portRanges"):
         return []
     causes = []
-    if has(iface, "ports"):
+    if has_items(iface, "ports"):
         causes.append(at.child("name").cause("Cannot define both ports and portRanges on interface"))
     if not has(iface, "masquerade"):
         causes.append(at.child("name").cause("portRanges are only supported on masquerade interfaces"))

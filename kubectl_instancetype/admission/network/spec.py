@@ -46,8 +46,15 @@ def number(item: Item, key: str) -> int:
 
 
 def has(item: Item, key: str) -> bool:
-    """Whether a pointer (or slice) field is set."""
+    """Whether a pointer field is set."""
     return item.get(key) is not None
+
+
+def has_items(item: Item, key: str) -> bool:
+    """Whether a slice field is set: KubeVirt meets the spec after a round trip through Go's JSON, where
+    ``omitempty`` drops an empty list (``ports: []`` is no ports)."""
+    value = item.get(key)
+    return isinstance(value, list) and len(value) > 0
 
 
 def name(item: Item) -> str:
