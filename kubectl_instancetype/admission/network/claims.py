@@ -40,8 +40,9 @@ def _items(value: object) -> list[Item]:
 
 
 def _claim_request(device: Item) -> Item | None:
-    """The inline ``*ClaimRequest``: set when the device names a claim or a request."""
-    return device if device.get("claimName") is not None or device.get("requestName") is not None else None
+    """The inline ``*ClaimRequest``: set when the device names a claim or a request. KubeVirt meets the spec
+    after Go's JSON round trip, where ``omitempty`` drops empty names: ``claimName: ""`` alone sets nothing."""
+    return device if text(device, "claimName") or text(device, "requestName") else None
 
 
 def _is_dra(device: Item) -> bool:
