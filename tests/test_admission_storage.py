@@ -425,3 +425,13 @@ def test_vmi_spec_order_of_the_storage_rules() -> None:
                                     volumes.utility_volumes_on_creation, volumes.access_credentials)
     assert rules.index(volumes.persistent_reservation) + 1 == rules.index(volumes.downward_metrics)
     assert rules.index(volumes.downward_metrics) + 1 == rules.index(volumes.virtiofs_filesystems)
+
+
+def test_the_vmi_spec_checks_disks_once() -> None:
+    """ValidateVirtualMachineInstanceSpec reaches ValidateDisks only through validateDomainSpec and matches disks
+    with volumes only in validateBootOrder: each cause once (the VM webhook's answer)."""
+    spec = spec_of([{"name": "a", "disk": {"bus": "VirtIO"}}, {"name": "lost"}], [{"name": "a", "emptyDisk": {}}])
+    found = messages(vmi_spec.validate(SPEC, spec, DEFAULT_CONFIG))
+    assert found.count("spec.domain.devices.disks[0] is set with an unrecognized bus VirtIO, must be one of: "
+                       "[virtio scsi sata usb]") == 1
+    assert found.count("spec.domain.devices.disks[1].Name 'lost' not found.") == 1
