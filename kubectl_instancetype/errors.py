@@ -29,9 +29,14 @@ class Location:
 
 
 class ToolError(Exception):
-    """Base class of every error the tool reports to its user."""
+    """Base class of every error the tool reports to its user.
+
+    ``notes`` are what the user needs beside the message (a misspelt instancetype behind KubeVirt's verbatim
+    refusal): each a ``note`` :class:`Notice` with its own location, printed right after the error.
+    """
 
     exit_code = EXIT_INPUT
+    notes: tuple[Notice, ...] = ()
 
     def __init__(self, message: str, location: Location | None = None) -> None:
         super().__init__(message)
@@ -52,6 +57,16 @@ class ToolError(Exception):
         """The one-line ``path:line:col: error: message`` form (line breaks in names are escaped)."""
         prefix = f"{self.location}: " if self.location else ""
         return one_line(f"{prefix}error: {self.message}")
+
+    def with_notes(self, notes: tuple[Notice, ...]) -> ToolError:
+        """The same error with ``notes`` added after its own."""
+        if not notes:
+            return self
+        clone = type(self).__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.args = self.args
+        clone.notes = (*self.notes, *notes)
+        return clone
 
 
 _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, 0x85)} | {
@@ -109,10 +124,13 @@ class KubeVirtError(ToolError):
     ``vmi-mutate``, ``vmi-admit``), ``paths`` are KubeVirt's conflicting field paths and ``field`` is the
     VirtualMachine field at fault (keys from the document root), so that a caller can point at it. A webhook's
     refusal also lists its ``causes``: each message with the VirtualMachine field it names (``()``: none), so
-    that a report can point at every one.
+    that a report can point at every one. ``lookups`` are the matchers whose objects KubeVirt's webhooks could
+    not find and went on without (each failed lookup's message and the matcher's field): they explain a
+    refusal whose own message does not name them.
     """
 
     exit_code = EXIT_FINDINGS
+    lookups: tuple[tuple[str, tuple[str | int, ...]], ...] = ()
 
     def __init__(
         self,

@@ -157,8 +157,10 @@ def _render_vm(
             root = ()
         causes = tuple((message, (*root, *keys) if keys else ()) for message, keys in exc.causes)
         located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field, causes)
-        return Item(doc, None, True, located.with_location(doc.locate((*root, *error_path(exc)))),
-                    warnings=warnings())
+        located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
+        notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
+        problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)
+        return Item(doc, None, True, problem, warnings=warnings())
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

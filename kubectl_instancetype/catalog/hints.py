@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from ..api.names import CONTROLLER_REVISION
+from ..api.names import CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, CONTROLLER_REVISION, INSTANCETYPE, PREFERENCE
 from .find import NotFound
 
 MAX_SUGGESTIONS = 3
 CUTOFF = 0.75  # difflib's similarity ratio: "u1.meduim" and "u1.medium" are 0.89 alike
 TIE = 0.05  # suggestions this much less alike than the best one are left out
+
+
+# A namespaced kind and the cluster-wide kind of the same name (the built-in catalog is only cluster-wide).
+CLUSTER_OF = {INSTANCETYPE: CLUSTER_INSTANCETYPE, PREFERENCE: CLUSTER_PREFERENCE}
 
 
 @runtime_checkable
@@ -54,10 +58,20 @@ def hint(error: NotFound, lookup: object) -> str:
     if error.kind == CONTROLLER_REVISION:
         return (f" (hint: the revision is in the cluster the VM comes from: fetch it with "
                 f"`{fetch_revision(error.name, error.namespace)}` and pass it with -f)")
-    if not isinstance(lookup, Names):
-        return ""
-    close = suggestions(error.name, lookup.names(error.kind, error.namespace))
-    if not close:
-        return ""
-    quoted = " or ".join(f'"{c}"' for c in close)
-    return f" (did you mean {quoted}?)"
+    cluster_kind = CLUSTER_OF.get(error.kind)
+    if cluster_kind is not None and _exists(lookup, cluster_kind, error.name):
+        return (f" (hint: the cluster-scoped {error.name} exists: drop `kind` or use {cluster_kind})")
+    close = suggestions(error.name, lookup.names(error.kind, error.namespace)) if isinstance(lookup, Names) else []
+    if close:
+        quoted = " or ".join(f'"{c}"' for c in close)
+        return f" (did you mean {quoted}?)"
+    if cluster_kind is not None:
+        return (f" (hint: {error.kind} {error.namespace}/{error.name} is namespaced: pass the file that defines it "
+                f"with -f or --catalog, or fetch it with `kubectl get {error.kind.lower()} {error.name} "
+                f"-n {error.namespace} -o yaml`)")
+    return ""
+
+
+def _exists(lookup: object, kind: str, name: str) -> bool:
+    get = getattr(lookup, "get", None)
+    return callable(get) and get(kind, "", name) is not None

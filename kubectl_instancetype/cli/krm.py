@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..errors import InputError, Location, ToolError
+from ..errors import InputError, Location, Notice, ToolError
 from ..inputs import JUDGE_USED, Request, gather
 from ..krm import Envelope, Finding, Settings, open_input, settings_from, transform
 from ..reporters import RunResult
@@ -104,4 +104,8 @@ def _located(finding: Finding, rl_doc: Document | None) -> ToolError:
         return finding.error
     located = copy.copy(finding.error)
     located.location = rl_doc.locate(("items", finding.item, *finding.path))
+    lookups = getattr(located, "lookups", ())
+    if lookups:  # the notes of unresolved matchers, at their fields in the ResourceList too
+        located.notes = tuple(Notice(message, rl_doc.locate(("items", finding.item, *keys)), "note")
+                              for message, keys in lookups)
     return located

@@ -15,6 +15,7 @@ from ..api.encoding import encode_vm, encode_vmi
 from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
+from ..errors import KubeVirtError
 from . import (
     expand,
     stored,
@@ -65,6 +66,13 @@ def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cf
     try:
         for stage in stages:
             out = stage(out, ctx)
+    except KubeVirtError as exc:
+        # KubeVirt's webhooks go on without an object they cannot find: their refusal (a preference's
+        # requirements) may then not name it. Keep what the lookups said, for the report to add.
+        missed = tuple((f.message, f.field) for f in ctx.matched.failures if f.message != exc.message)
+        if missed and not exc.lookups:
+            exc.lookups = missed
+        raise
     finally:
         if warnings is not None:
             warnings.extend(ctx.warnings)

@@ -31,7 +31,8 @@ def annotation(level: str, message: str, location: Location | None) -> str:
 def workflow_commands(result: RunResult) -> list[str]:
     """The annotations of a run: warnings (notes are left out) and the problems that decide its status."""
     out = [annotation("warning", n.message, n.location) for n in result.notices if _is_warning(n)]
-    out.extend(_problem(p) for p in result.problems)
+    for problem in result.problems:
+        out.extend(_problem(problem))
     return out
 
 
@@ -39,5 +40,9 @@ def _is_warning(notice: Notice) -> bool:
     return notice.severity == "warning"
 
 
-def _problem(problem: ToolError) -> str:
-    return annotation("error", problem.message, problem.location)
+def _problem(problem: ToolError) -> list[str]:
+    """The problem's ``::error``, each of its causes at its own field's line (KubeVirt refuses with several),
+    then its notes as ``::notice``."""
+    out = [annotation("error", problem.message, problem.location)]
+    out.extend(annotation("notice", n.message, n.location) for n in problem.notes)
+    return out

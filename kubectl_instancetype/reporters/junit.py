@@ -41,5 +41,5 @@ def _case(case: Checked) -> ET.Element:
     if problem is not None:
         kind = "rejected" if problem.exit_code == EXIT_FINDINGS else "unprocessable"
         failure = ET.SubElement(element, "failure", {"message": problem.message, "type": kind})
-        failure.text = problem.render()
+        failure.text = "\n".join((problem.render(), *(note.render() for note in problem.notes)))
     return element

@@ -18,9 +18,23 @@ INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.i
 def results(findings: list[Finding], items: list[Any], notices: tuple[Notice, ...] = ()) -> list[dict[str, Any]]:
     """``findings`` (severity error) and warnings as KRM ``results``: message, severity, resourceRef,
     field path and file."""
-    out = [_result(f, items[f.item] if f.item is not None else None) for f in findings]
+    out = []
+    for finding in findings:
+        item = items[finding.item] if finding.item is not None else None
+        out.append(_result(finding, item))
+        out.extend(_lookup_note(out[-1], message, keys) for message, keys in getattr(finding.error, "lookups", ()))
     out.extend({"message": _located(n), "severity": "warning"} for n in notices if n.severity == "warning")
     return out
+
+
+def _lookup_note(result: dict[str, Any], message: str, keys: tuple[str | int, ...]) -> dict[str, Any]:
+    """An ``info`` result beside a refusal: an instancetype or preference KubeVirt did not find (it went on
+    without it), on the same resource, at the matcher's field."""
+    note: dict[str, Any] = {"message": message, "severity": "info"}
+    note.update({k: result[k] for k in ("resourceRef", "file") if k in result})
+    if keys:
+        note["field"] = {"path": ".".join(str(k) for k in keys)}
+    return note
 
 
 def _located(notice: Notice) -> str:

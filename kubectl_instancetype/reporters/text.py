@@ -6,8 +6,9 @@ from .status import RunResult
 
 
 def lines(result: RunResult) -> list[str]:
-    """Notices, problems only shown, then the problems that decide the status."""
+    """Notices, problems only shown, then the problems that decide the status; each problem's notes after it."""
     out = [notice.render() for notice in result.notices]
-    out.extend(problem.render() for problem in result.shown)
-    out.extend(problem.render() for problem in result.problems)
+    for problem in (*result.shown, *result.problems):
+        out.append(problem.render())
+        out.extend(note.render() for note in problem.notes)
     return out
