@@ -1,0 +1,47 @@
+"""What a newcomer runs into (issue 24), each situation a directory of testdata/newcomer driving the CLI.
+
+A case holds its input files, ``args`` (one argument a line) and the goldens ``stdout``, ``stderr`` and
+``status`` (the exit status). The case is copied to a temporary directory and run there, so paths in the
+messages are relative and files a command writes stay out of the tree; ``expected/`` holds the files a case
+must have written (compared byte for byte). ``pytest --update-goldens`` rewrites the goldens.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import TESTDATA, invoke_cli
+
+CASES = TESTDATA / "newcomer"
+GOLDENS = ("args", "stdout", "stderr", "status", "env", "stdin", "expected")
+
+
+def case_names() -> list[str]:
+    return sorted(p.name for p in CASES.iterdir() if (p / "args").is_file())
+
+
+@pytest.mark.parametrize("name", case_names())
+def test_case(name: str, tmp_path: Path, update_goldens: bool) -> None:
+    case = CASES / name
+    work = tmp_path / name
+    shutil.copytree(case, work, ignore=lambda _d, names: [n for n in names if n in GOLDENS and _d == str(case)])
+    args = (case / "args").read_text().splitlines()
+    env = dict(line.split("=", 1) for line in (case / "env").read_text().splitlines()) if (case / "env").exists() else {}
+    stdin = (case / "stdin").read_text() if (case / "stdin").exists() else None
+    stdout, stderr, status = invoke_cli(args, work, env=env, stdin=stdin)
+    stderr = stderr.replace(str(tmp_path), "$TMP")
+    actual = {"stdout": stdout, "stderr": stderr, "status": f"{status}\n"}
+    if update_goldens:
+        for key, text in actual.items():
+            (case / key).write_text(text)
+    for key, text in actual.items():
+        assert text == (case / key).read_text(), f"{name}: {key} differs:\n{text}"
+    expected = case / "expected"
+    if expected.is_dir():
+        for file in sorted(p for p in expected.rglob("*") if p.is_file()):
+            written = work / file.relative_to(expected)
+            if update_goldens:
+                file.write_bytes(written.read_bytes())
+            assert written.read_bytes() == file.read_bytes(), f"{name}: {file.name} differs"
