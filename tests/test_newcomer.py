@@ -28,7 +28,8 @@ def test_case(name: str, tmp_path: Path, update_goldens: bool) -> None:
     work = tmp_path / name
     shutil.copytree(case, work, ignore=lambda _d, names: [n for n in names if n in GOLDENS and _d == str(case)])
     args = (case / "args").read_text().splitlines()
-    env = dict(line.split("=", 1) for line in (case / "env").read_text().splitlines()) if (case / "env").exists() else {}
+    env_file = case / "env"
+    env = dict(line.split("=", 1) for line in env_file.read_text().splitlines()) if env_file.exists() else {}
     stdin = (case / "stdin").read_text() if (case / "stdin").exists() else None
     stdout, stderr, status = invoke_cli(args, work, env=env, stdin=stdin)
     stderr = stderr.replace(str(tmp_path), "$TMP")

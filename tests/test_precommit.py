@@ -31,7 +31,7 @@ pytestmark = [
 
 def test_manifest_is_valid_and_names_both_hooks() -> None:
     hooks = load_stream((ROOT / ".pre-commit-hooks.yaml").read_text(), "hooks")[0].data
-    assert [h["id"] for h in hooks] == ["instancetype-check", "instancetype-render"]
+    assert [h["id"] for h in hooks] == ["instancetype-validate", "instancetype-check", "instancetype-render"]
     assert all(h["types_or"] == ["yaml", "json"] and h["language"] == "python" for h in hooks)
     subprocess.run([*PRE_COMMIT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], check=True)
 
@@ -115,3 +115,25 @@ def test_config_with_args_and_files_fails_on_a_conflict(repo: Path, home: Path) 
     failing = pre_commit(repo, home, "run")
     assert failing.returncode == 1
     assert "vms/team-a/db.yaml:" in failing.stdout and "conflicts with selected instance type" in failing.stdout
+
+
+def test_validate_keeps_references_and_finds_catalogs_in_unchanged_files(repo: Path, home: Path) -> None:
+    """A repository that keeps spec.instancetype references (KubeVirt's normal way), its catalog committed and
+    unchanged: the validate hook passes a changed VM without wanting it expanded, and names a misspelt one."""
+    commit(repo)
+    web = repo / "vms" / "team-a" / "web.yaml"
+    web.write_text(web.read_text().replace("    app: web\nspec:", "    app: web\n    tier: front\nspec:"))
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    passing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert "instancetype validate" in passing.stdout and "Passed" in passing.stdout
+    assert web.read_text().count("acme.small") == 1  # the reference is kept: nothing was expanded
+    commit(repo)
+    web.write_text(web.read_text().replace("name: acme.small", "name: acme.smal"))
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    failing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert ("vms/team-a/web.yaml:14:3: error: VirtualMachine default/web: failure checking preference requirements: "
+            "insufficient Memory resources of 0 provided by VirtualMachine, preference requires 2Gi\n"
+            'vms/team-a/web.yaml:12:3: note: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "acme.smal" '
+            'not found (did you mean "acme.small"?)\n') in failing.stdout

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "diff": "diff:diff",
     "drift": "drift:drift",
     "suggest": "suggest:suggest",
+    "validate": "validate:validate",
 }
 
 def exit_codes_help(*findings: str) -> str:

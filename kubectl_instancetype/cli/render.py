@@ -63,9 +63,12 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @write_options(write_help="Rewrite each input file in place with its VMs expanded, keeping comments and "
                           "formatting.")
 @junit_option
+@click.option("--repo-catalog", is_flag=True, help="Also read the instancetypes, preferences, ControllerRevisions "
+              "and storage objects of every file git tracks in this repository (pre-commit passes only the "
+              "changed files).")
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
            explain: bool, stored: bool, pin: bool, pin_firmware: bool, writing: WriteOptions,
-           junit_xml: str | None) -> None:
+           junit_xml: str | None, repo_catalog: bool = False) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
@@ -97,6 +100,10 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
+    if repo_catalog:
+        from .validate import with_repo_catalog
+
+        catalogs = with_repo_catalog(inputs, catalogs, True)
     loaded = load(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
     seen = Seen(list(loaded.problems), inputs.namespace)

@@ -1,0 +1,64 @@
+"""``kubectl instancetype validate``: every VirtualMachine resolves and KubeVirt admits it; nothing is printed
+and no file needs to be expanded (repositories that keep ``spec.instancetype`` references, KubeVirt's normal
+way, check them with this; ``render --check`` also wants the files expanded)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import click
+
+from ..render import Options, render_each
+from . import exit_codes_help
+from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
+from .render import Seen, vm_renderer
+from .report import finish
+
+REPO_CATALOG_HELP = ("Also read the instancetypes, preferences, ControllerRevisions and storage objects of every "
+                     "file git tracks in this repository (as pre-commit passes only the changed files).")
+
+
+def repo_catalog_option(func: click.decorators.FC) -> click.decorators.FC:
+    return click.option("--repo-catalog", is_flag=True, help=REPO_CATALOG_HELP)(func)
+
+
+def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) -> CatalogOptions:
+    """``catalogs`` with the repository's catalog files added when ``on``."""
+    if not on:
+        return catalogs
+    from .repo import repo_catalogs
+
+    found = repo_catalogs(inputs.filenames, inputs.exclude)
+    return dataclasses.replace(catalogs, catalogs=catalogs.catalogs + found)
+
+
+@click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@input_options(required=False)
+@catalog_options
+@repo_catalog_option
+@click.option("--vmi", is_flag=True, help="Also check the VirtualMachineInstance each VM starts (the VMI webhooks).")
+@junit_option
+def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
+             vmi: bool, junit_xml: str | None) -> None:
+    """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
+
+    Nothing is printed on standard output: the problems go to standard error and decide the exit status.
+    Files are not required to be expanded (see render --check for that). PATH arguments are more -f inputs
+    (as pre-commit passes them).
+
+    \b
+    Examples:
+      kubectl instancetype validate -f vms/ -R --catalog instancetypes/
+      kubectl instancetype validate vms/web.yaml --repo-catalog
+    """
+    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    if not inputs.filenames:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
+    catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)
+    loaded = load(inputs, catalogs)
+    seen = Seen(list(loaded.problems), inputs.namespace)
+    options = Options(namespace=inputs.namespace, config=loaded.config)
+    for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
+        pass
+    finish(seen.result(loaded.notices, False), junit=junit_xml, suite="kubectl-instancetype validate")
