@@ -37,6 +37,9 @@ class ToolError(Exception):
 
     exit_code = EXIT_INPUT
     notes: tuple[Notice, ...] = ()
+    # Each cause of a refusal with several (KubeVirt's webhooks), as a message of its own at its field: the
+    # reports that point at lines (GitHub annotations, SARIF, JUnit, JSON) show each where it is.
+    located_causes: tuple[tuple[str, Location], ...] = ()
 
     def __init__(self, message: str, location: Location | None = None) -> None:
         super().__init__(message)

@@ -160,6 +160,10 @@ def _render_vm(
         located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
         notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
         problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)
+        if len(causes) > 1 and problem.location is not None:
+            where = problem.location
+            problem.located_causes = tuple((f"{label}: {message}", doc.locate(keys) if keys else where)
+                                           for message, keys in causes)
         return Item(doc, None, True, problem, warnings=warnings())
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))

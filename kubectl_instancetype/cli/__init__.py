@@ -65,6 +65,10 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         module = importlib.import_module(f"{__name__}.{module_name}")
         command: click.Command = getattr(module, attr)
+        if cmd_name != "__complete":
+            from .common import add_common_options
+
+            add_common_options(command)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -91,6 +95,12 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
+def _remember_config(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    from .settings import remember
+
+    return remember(ctx, param, value)
+
+
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -100,6 +110,9 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 )
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Show the version and the built-in catalog's revision, and exit.")
+@click.option("--config", metavar="PATH", expose_value=False, is_eager=True, callback=_remember_config,
+              help="Read settings from PATH instead of the .kubectl-instancetype.yaml (or pyproject.toml "
+                   "[tool.kubectl-instancetype]) found from the working directory up; '' for none.")
 @click.option("--no-builtin-catalog", "no_builtin_catalog", is_flag=True,
               help="For every command: do not fall back to the built-in common-instancetypes catalog.")
 def main_group(no_builtin_catalog: bool) -> None:

@@ -7,6 +7,7 @@ also a workflow annotation; ``--junit-xml FILE`` writes the JUnit report. The st
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import InputError, Location
+from ..errors import InputError, Location, ToolError
 from ..inputs import Provenances
 from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
@@ -28,18 +29,92 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
     ``provenance`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
     annotations): problems in those objects are reported there instead of on ``<stdin>``.
     """
+    from .common import report_settings
+
+    settings = report_settings()
     if provenance is not None and provenance.entries:
         result = _relocated(result, provenance)
+    if settings.get("quiet"):
+        result = _quiet(result)
     if junit is not None:
         result = _write_junit(result, junit, suite)
-    for line in lines(result):
-        click.echo(line, err=True)
-    if os.environ.get("GITHUB_ACTIONS") == "true":
-        for line in workflow_commands(result):
+    fmt, target = settings.get("format") or "text", settings.get("file")
+    if target is not None:
+        result = _write_report(result, fmt, target, suite)
+    if fmt == "text" or target is not None:
+        for line in lines(result):
             click.echo(line, err=True)
+        if os.environ.get("GITHUB_ACTIONS") == "true" and fmt != "github":
+            for line in workflow_commands(result):
+                click.echo(line, err=True)
+    else:
+        click.echo(formatted(result, fmt, suite), err=True, nl=False)
     for note in notes:
         click.echo(note, err=True)
+    if settings.get("summary"):
+        click.echo(summary(result), err=True)
     return exit_status(result)
+
+
+def formatted(result: RunResult, fmt: str, suite: str) -> str:
+    """The report of ``result`` in ``fmt`` (json, sarif, junit, github or text), ending with a newline."""
+    if fmt == "json":
+        from ..reporters.json import status_report
+
+        return status_report(result)
+    if fmt == "sarif":
+        from ..reporters.sarif import sarif_log
+
+        return sarif_log(result)
+    if fmt == "junit":
+        from ..reporters.junit import junit_xml
+
+        return junit_xml(result, suite or "kubectl-instancetype")
+    if fmt == "github":
+        return "".join(f"{line}\n" for line in workflow_commands(result))
+    return "".join(f"{line}\n" for line in lines(result))
+
+
+def summary(result: RunResult) -> str:
+    """``N VMs in M files: K rendered, J refused, W warnings``."""
+    vms = len(result.checked)
+    files = len({c.file for c in result.checked})
+    refused = sum(c.problem is not None for c in result.checked)
+    warnings = sum(n.severity == "warning" for n in result.notices)
+    return (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
+            f"{_count(warnings, 'warning')}")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _quiet(result: RunResult) -> RunResult:
+    """``result`` without its notes: the notices of severity note and the notes of its problems."""
+    notices = tuple(n for n in result.notices if n.severity != "note")
+    plain = {id(p): _without_notes(p) for p in (*result.problems, *(c.problem for c in result.checked if c.problem))}
+    problems = tuple(plain[id(p)] for p in result.problems)
+    checked = tuple(Checked(c.name, c.file, plain[id(c.problem)] if c.problem else None) for c in result.checked)
+    return RunResult(problems, notices, result.changed, result.shown, checked)
+
+
+def _without_notes(problem: ToolError) -> ToolError:
+    if not problem.notes:
+        return problem
+    clone = copy.copy(problem)
+    clone.notes = ()
+    return clone
+
+
+def _write_report(result: RunResult, fmt: str, path: str, suite: str) -> RunResult:
+    """Write the ``fmt`` report to ``path``; a result with one more problem when it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(formatted(result, fmt, suite))
+    except OSError as exc:
+        problem = InputError(f"cannot write the report: {exc.strerror or exc}", Location(path))
+        return RunResult((*result.problems, problem), result.notices, result.changed, result.shown, result.checked)
+    return result
 
 
 def finish(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),

@@ -43,6 +43,7 @@ def _is_warning(notice: Notice) -> bool:
 def _problem(problem: ToolError) -> list[str]:
     """The problem's ``::error``, each of its causes at its own field's line (KubeVirt refuses with several),
     then its notes as ``::notice``."""
-    out = [annotation("error", problem.message, problem.location)]
+    causes = problem.located_causes or ((problem.message, problem.location),)
+    out = [annotation("error", message, where) for message, where in causes]
     out.extend(annotation("notice", n.message, n.location) for n in problem.notes)
     return out

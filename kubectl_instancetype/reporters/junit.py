@@ -1,15 +1,16 @@
 """JUnit XML (``--junit-xml FILE``): one test case per VirtualMachine, for CI systems that show test reports.
 
 A VM KubeVirt refuses, or that cannot be processed, is a failing case whose failure carries the message
-and its ``path:line:col``; a problem that concerns no single VM (a file that does not parse, a catalog
-object refused) is a failing case of its own, named after its file.
+and its ``path:line:col`` (then each cause of a refusal with several at its own field's line, and the
+notes); a problem that concerns no single VM (a file that does not parse, a catalog object refused) is a
+failing case of its own, named after its file.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..errors import EXIT_FINDINGS, ToolError
+from ..errors import EXIT_FINDINGS, ToolError, one_line
 from .status import Checked, RunResult
 
 
@@ -41,5 +42,6 @@ def _case(case: Checked) -> ET.Element:
     if problem is not None:
         kind = "rejected" if problem.exit_code == EXIT_FINDINGS else "unprocessable"
         failure = ET.SubElement(element, "failure", {"message": problem.message, "type": kind})
-        failure.text = "\n".join((problem.render(), *(note.render() for note in problem.notes)))
+        causes = [one_line(f"{where}: error: {message}") for message, where in problem.located_causes]
+        failure.text = "\n".join((problem.render(), *causes, *(note.render() for note in problem.notes)))
     return element

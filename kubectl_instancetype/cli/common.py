@@ -1,0 +1,72 @@
+"""Options every command takes, added when the command is loaded: the config file, the report's format and
+file, the summary line, quiet, and the version.
+
+They configure the end of the run (:mod:`.report`), not the command: their values are kept in the context's
+``meta`` instead of being handed to each command's function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .settings import config_option
+
+FORMATS = ("text", "json", "sarif", "junit", "github")
+META = "kubectl_instancetype.report"
+
+
+def _keep(key: str) -> Any:
+    def callback(ctx: click.Context, _param: click.Parameter, value: Any) -> Any:
+        ctx.meta.setdefault(META, {})[key] = value
+        return value
+
+    return callback
+
+
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from . import _print_version
+
+        _print_version(ctx, _param, value)
+
+
+def common_options() -> list[click.Parameter]:
+    return [
+        config_option(),
+        click.Option(["--output-format", "output_format"], type=click.Choice(FORMATS), default="text",
+                     show_default=True, expose_value=False, callback=_keep("format"),
+                     help="How problems and warnings are reported: text lines (path:line:col: error: message), "
+                          "json (a kubectl-validate style metav1.Status per object, by file), sarif (SARIF 2.1.0 for "
+                          "code scanning), junit (JUnit XML) or github (workflow annotations). On standard error, "
+                          "or in --output-file."),
+        click.Option(["--output-file", "output_file"], metavar="FILE", type=click.Path(dir_okay=False),
+                     expose_value=False, callback=_keep("file"),
+                     help="Write the --output-format report to FILE (the text lines stay on standard error)."),
+        click.Option(["--summary"], is_flag=True, expose_value=False, callback=_keep("summary"),
+                     help="End with a line: N VMs in M files: K rendered, J refused, W warnings."),
+        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_keep("quiet"),
+                     help="Leave out the notes (files skipped as no Kubernetes objects, hints); errors and "
+                          "warnings stay."),
+        click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True, callback=_version,
+                     help="Show the version and the built-in catalog's revision, and exit."),
+    ]
+
+
+def add_common_options(command: click.Command) -> None:
+    """Add the common options to ``command`` (each subcommand of a group), once."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            add_common_options(sub)
+        return
+    names = {name for param in command.params for name in param.opts}
+    for option in common_options():
+        if not names & set(option.opts):
+            command.params.append(option)
+
+
+def report_settings() -> dict[str, Any]:
+    """The common options of the running command (empty outside a command)."""
+    ctx = click.get_current_context(silent=True)
+    return dict(ctx.meta.get(META, {})) if ctx is not None else {}

@@ -1,0 +1,105 @@
+"""The SARIF 2.1.0 report (``--output-format sarif``), for GitHub code scanning and GitLab.
+
+One run of the tool ``kubectl-instancetype`` with one rule per kind of finding (each with an id, a short and a
+full description and help); one result per problem (per cause, when KubeVirt refuses a VM with several) and
+per warning, each at its file, line and column. Notes (an instancetype that was not found behind KubeVirt's
+refusal) are related locations of their result. No ``region.snippet`` is written: an empty one makes code
+scanning reject the upload.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+from .. import __version__
+from ..errors import KubeVirtError, Location, Notice, RefusedError, ToolError
+from .status import RunResult
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/kubevirt/kubectl-instancetype"
+# id, name, short description, full description, help
+RULES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("KIT001", "KubeVirtRefuses", "KubeVirt would refuse this VirtualMachine or fail to expand it",
+     "A KubeVirt webhook or controller refuses the VirtualMachine, or its instancetype or preference cannot be "
+     "found or applied; the message is KubeVirt's own.",
+     "Fix the field the message names; a note beside it names an instancetype or preference that was not found. "
+     "Pass instancetypes and preferences with -f or --catalog."),
+    ("KIT002", "APIServerRefuses", "The API server (or kubectl) would refuse this object",
+     "The object fails the API server's schema or metadata validation as kubectl apply --validate=strict does.",
+     "Fix the field the message names, or choose --validate=warn or ignore to prune unknown fields."),
+    ("KIT003", "Unprocessable", "The input cannot be processed",
+     "A file that does not parse, cannot be read, or holds an object of an unknown version.",
+     "Fix the syntax at the position given, or leave the file out with --exclude."),
+    ("KIT004", "Warning", "KubeVirt or the API server warns about this object",
+     "A warning KubeVirt's webhooks or the API server answer with an object they accept.",
+     "The object is accepted; the warning says what may change or is deprecated."),
+)
+LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning"}
+
+
+def sarif_log(result: RunResult) -> str:
+    """The SARIF log of ``result`` as JSON text."""
+    results: list[dict[str, Any]] = []
+    for problem in result.problems:
+        results.extend(_problem(problem))
+    results.extend(_notice(n) for n in result.notices if n.severity == "warning")
+    rules = [{"id": rid, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": full},
+              "help": {"text": help_text}, "helpUri": f"{INFORMATION_URI}#errors-and-exit-status",
+              "defaultConfiguration": {"level": LEVEL[rid]}}
+             for rid, name, short, full, help_text in RULES]
+    log = {"$schema": SCHEMA, "version": "2.1.0",
+           "runs": [{"tool": {"driver": {"name": "kubectl-instancetype", "version": __version__,
+                                         "semanticVersion": __version__, "informationUri": INFORMATION_URI,
+                                         "rules": rules}},
+                     "columnKind": "unicodeCodePoints",
+                     "results": results}]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _rule(problem: ToolError) -> str:
+    if isinstance(problem, KubeVirtError):
+        return "KIT001"
+    if isinstance(problem, RefusedError):
+        return "KIT002"
+    return "KIT003"
+
+
+def _problem(problem: ToolError) -> list[dict[str, Any]]:
+    rule = _rule(problem)
+    related = [{"id": i, "message": {"text": n.message}, **_physical(n.location)}
+               for i, n in enumerate(problem.notes) if n.location is not None]
+    causes = problem.located_causes or ((problem.message, problem.location),)
+    out = []
+    for message, where in causes:
+        entry: dict[str, Any] = {"ruleId": rule, "ruleIndex": int(rule[3:]) - 1, "level": LEVEL[rule],
+                                 "message": {"text": message}}
+        if where is not None and _has_file(where):
+            entry["locations"] = [_physical(where)]
+        if related:
+            entry["relatedLocations"] = related
+        out.append(entry)
+    return out
+
+
+def _notice(notice: Notice) -> dict[str, Any]:
+    entry: dict[str, Any] = {"ruleId": "KIT004", "ruleIndex": 3, "level": "warning",
+                             "message": {"text": notice.message}}
+    if notice.location is not None and _has_file(notice.location):
+        entry["locations"] = [_physical(notice.location)]
+    return entry
+
+
+def _has_file(where: Location) -> bool:
+    return where.path not in ("<stdin>", "<defaults>", "")
+
+
+def _physical(where: Location | None) -> dict[str, Any]:
+    if where is None:
+        return {}
+    path = where.path.replace("\\", "/").removeprefix("./")
+    uri = PurePosixPath(path).as_uri() if path.startswith("/") else quote(path)
+    return {"physicalLocation": {"artifactLocation": {"uri": uri},
+                                 "region": {"startLine": where.line, "startColumn": where.col}}}
