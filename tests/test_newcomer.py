@@ -46,3 +46,20 @@ def test_case(name: str, tmp_path: Path, update_goldens: bool) -> None:
             if update_goldens:
                 file.write_bytes(written.read_bytes())
             assert written.read_bytes() == file.read_bytes(), f"{name}: {file.name} differs"
+
+
+def test_the_config_file_is_found_upward_and_its_paths_are_relative_to_it(tmp_path: Path) -> None:
+    """As ruff and yamllint find theirs: from vms/, the .kubectl-instancetype.yaml one directory up, whose
+    catalog/ is beside it, not below the working directory."""
+    shutil.copytree(CASES / "config-file", tmp_path / "repo")
+    stdout, stderr, status = invoke_cli(["validate", "-f", "vm.yaml", "--summary"], tmp_path / "repo" / "vms")
+    assert (stdout, stderr, status) == ("", "1 VM in 1 file: 1 rendered, 0 refused, 0 warnings\n", 0)
+    stdout, stderr, status = invoke_cli(["validate", "--config", "", "-f", "vm.yaml"], tmp_path / "repo" / "vms")
+    assert status == 1 and 'instancetypes.kubevirt.io "small" not found' in stderr  # --config '': no file
+
+
+def test_pyproject_without_the_table_is_passed_over(tmp_path: Path) -> None:
+    shutil.copytree(CASES / "config-file", tmp_path / "repo")
+    (tmp_path / "repo" / "vms" / "pyproject.toml").write_text('[tool.ruff]\nline-length = 100\n')
+    _out, stderr, status = invoke_cli(["validate", "-f", "vm.yaml", "--summary"], tmp_path / "repo" / "vms")
+    assert (stderr, status) == ("1 VM in 1 file: 1 rendered, 0 refused, 0 warnings\n", 0)

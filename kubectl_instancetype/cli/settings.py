@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..yamlio import DEFAULT_LIMITS
 from ..yamlio.load import load_stream
 
@@ -150,10 +150,15 @@ def apply(ctx: click.Context, _param: click.Parameter, value: str | None) -> str
     path = Path(value) if value is not None else find(Path.cwd())
     if path is None:
         return value
+    path = Path(os.path.relpath(path)) if path.is_absolute() else path  # named as the user sees it
     if value is not None and not path.is_file():
         raise click.BadParameter(f"{value}: no such file", ctx=ctx, param=_param)
     assert ctx.command.name is not None
-    settings = default_map(path, [ctx.command.name])[ctx.command.name]
+    try:
+        settings = default_map(path, [ctx.command.name])[ctx.command.name]
+    except (UsageError, InputError) as exc:
+        where = f"{exc.location}: " if exc.location else ""
+        raise click.UsageError(f"{where}{exc.message}", ctx=ctx) from None
     known = {p.name for p in ctx.command.params}
     ctx.default_map = {**{k: v for k, v in settings.items() if k in known}, **(ctx.default_map or {})}
     return value
