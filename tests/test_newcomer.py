@@ -55,7 +55,7 @@ def test_the_config_file_is_found_upward_and_its_paths_are_relative_to_it(tmp_pa
     stdout, stderr, status = invoke_cli(["validate", "-f", "vm.yaml", "--summary"], tmp_path / "repo" / "vms")
     assert (stdout, stderr, status) == ("", "1 VM in 1 file: 1 rendered, 0 refused, 0 warnings\n", 0)
     stdout, stderr, status = invoke_cli(["validate", "--config", "", "-f", "vm.yaml"], tmp_path / "repo" / "vms")
-    assert status == 1 and 'instancetypes.kubevirt.io "small" not found' in stderr  # --config '': no file
+    assert status == 1 and '.instancetype.kubevirt.io "small" not found' in stderr  # --config '': no file
 
 
 def test_pyproject_without_the_table_is_passed_over(tmp_path: Path) -> None:
