@@ -319,3 +319,19 @@ def test_comment_fetches_the_base_into_a_shallow_checkout(repo: Path, tmp_path: 
     done = step("comment", clone, environment)
     assert done.returncode == 0, done.stderr
     assert "centos.stream9" in api.comments[-1]["body"]
+
+
+@pytest.mark.slow
+def test_check_reads_the_config_file(repo: Path, tmp_path: Path) -> None:
+    """The catalog named only in .kubectl-instancetype.yaml (found from the workspace), or in the file the
+    config input names."""
+    (repo / "catalog").mkdir()
+    (repo / "vms" / "instancetype.yaml").rename(repo / "catalog" / "instancetype.yaml")
+    missing = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date="false"))
+    assert missing.returncode == 1, missing.stderr
+    (repo / ".kubectl-instancetype.yaml").write_text("catalog: [catalog/]\n")
+    found = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date="false"))
+    assert (found.returncode, found.stdout) == (0, ""), found.stderr
+    (repo / ".kubectl-instancetype.yaml").rename(repo / "ci.yaml")
+    named = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date="false", config="ci.yaml"))
+    assert (named.returncode, named.stdout) == (0, ""), named.stderr
