@@ -86,6 +86,7 @@ def test_check_lists_the_file_and_diff_shows_the_write(
     assert (check.exit_code, check.stdout) == (1, f"{name}\n")
     assert check.stderr.endswith("1 file would be rewritten\n")
     diff = run("--diff", "--color", "never", name)
+    assert diff.exit_code == 1  # it shows changes: as black --diff --check, ruff format --diff, git diff --exit-code
     assert diff.stdout.startswith(f"--- {name}\n+++ {name}\n@@ ")
     assert "\x1b[" in run("--diff", "--color", "always", name).stdout
     assert (tmp_path / name).read_bytes() == _input(case).read_bytes()  # nothing written

@@ -58,7 +58,7 @@ def test_empty_document_before_a_vm_does_not_shift_the_numbering(tmp_path: Path)
 def test_empty_document_before_the_only_vm(tmp_path: Path) -> None:
     path = tmp_path / "b.yaml"
     path.write_text(f"--- #\n---\n{VM}")
-    assert run("render", "--diff", str(path)).exit_code == 0
+    assert run("render", "--diff", str(path)).exit_code == 1  # the diff shows the expansion: a change, as git diff --exit-code
     result = run("render", "--write", str(path))
     assert result.exit_code == 0, result.output
     assert path.read_text().startswith("--- #\n---\n")
@@ -187,7 +187,7 @@ def test_output_dir_inside_the_input_tree_does_not_nest(tmp_path: Path, monkeypa
 def test_fifo_with_diff_and_write_does_not_hang(tmp_path: Path) -> None:
     fifo = tmp_path / "vm.yaml"
     os.mkfifo(fifo)
-    for mode, status in (("--diff", 0), ("--write", 3)):
+    for mode, status in (("--diff", 1), ("--write", 3)):
         writer = subprocess.Popen(["sh", "-c", f"cat > '{fifo}'"], stdin=subprocess.PIPE)
         assert writer.stdin is not None
         writer.stdin.write(VM.encode())

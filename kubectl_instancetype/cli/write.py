@@ -229,7 +229,7 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
     if options.dry:
         verb = "written" if options.output_dir is not None else "rewritten"
         notes = [f"{_count(changed)} would be {verb}"] if changed else []
-        return (EXIT_FINDINGS if options.check and changed else EXIT_OK), notes
+        return (EXIT_FINDINGS if changed else EXIT_OK), notes  # as black, ruff and git diff --exit-code
     return EXIT_OK, notes
 
 
