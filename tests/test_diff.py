@@ -188,3 +188,24 @@ def test_field_changes_keep_values_added_whole_in_one_change() -> None:
         'networks[0] — → {"name":"default","pod":{}} (the VM → default pod network)',
     ]
     assert field_line(changes[0]) == "`hostname` `a` → ``a`b`` (the VM)"
+
+
+def test_the_comment_says_what_a_change_will_show_as_drift(repo: Path) -> None:
+    """An added VM brings the fields the cluster writes into it; a catalog bump brings none (they were there)."""
+    new = (repo / "vms" / "team-a" / "db.yaml").read_text().replace("name: db", "name: placed")
+    (repo / "vms" / "new.yaml").write_text(new)
+    vms = {(vm["namespace"], vm["name"]): vm for vm in json.loads(run(*ARGS, "--format", "json").stdout)["vms"]}
+    assert sorted(vms[("team-a", "placed")]["after"]["drift"]) == [
+        "/metadata/annotations/kubevirt.io~1latest-observed-api-version",
+        "/metadata/annotations/kubevirt.io~1storage-observed-api-version",
+        "/metadata/finalizers",
+        "/spec/template/metadata/annotations/kubevirt.io~1pci-topology-version",
+        "/spec/template/spec/architecture",
+        "/spec/template/spec/domain/firmware/serial",
+        "/spec/template/spec/domain/firmware/uuid",
+        "/spec/template/spec/domain/machine/type",
+        "/spec/template/spec/domain/resources",
+    ]
+    assert vms[("team-a", "db")]["after"]["drift"] == []
+    comment = run(*ARGS, "--format", "markdown").stdout
+    assert "- drift after apply: the cluster will write 9 more fields than the file sets (" in comment

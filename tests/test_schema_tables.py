@@ -101,7 +101,7 @@ def test_tables_are_package_data() -> None:
     setup = (ROOT / "setup.cfg").read_text()
     assert "schema/data/*.json" in setup
     assert {p.name for p in Path(ROOT / "kubectl_instancetype" / "schema" / "data").glob("*.json")} == {
-        "crds.json", "kubevirt-openapi.json"}
+        "crds.json", "kubevirt-openapi.json", "crds-releases.json", "kubevirt-openapi-releases.json"}
 
 
 def _carries_by_walking(node: Node, what: str) -> bool:

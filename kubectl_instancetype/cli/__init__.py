@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "krm": "krm:krm",
     "render": "render:render",
     "diff": "diff:diff",
+    "drift": "drift:drift",
     "suggest": "suggest:suggest",
 }
 

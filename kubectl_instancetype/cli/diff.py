@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -187,8 +189,10 @@ class Side:
     notices: tuple[Notice, ...]
 
 
-def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions) -> Side:
-    """Every VM under ``paths`` in the current directory, rendered."""
+def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions,
+          drift: bool = False) -> Side:
+    """Every VM under ``paths`` in the current directory, rendered (with ``drift``: and what the cluster will
+    write into each once applied)."""
     inputs = _inputs(paths, namespace, exclude)
     present = CatalogOptions(tuple(c for c in catalogs.catalogs if os.path.exists(c)), catalogs.builtin,
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
@@ -197,7 +201,23 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     loaded = load(inputs, present)
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
-    return Side(vm_states(result.items, result.problems, namespace), problems, loaded.notices)
+    written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config)) if drift else None
+    return Side(vm_states(result.items, result.problems, namespace, written), problems, loaded.notices)
+
+
+def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The JSON pointers of the fields the cluster will write into each VM (see ``drift``)."""
+    from ..gitops.drift import differences
+    from ..pipeline.stages import render_stored
+    from ..render import render_each
+
+    out = {}
+    for item in render_each(documents, catalog, options, render_stored):
+        if item.is_vm and item.rendered is not None and item.document.data.get("kind") == "VirtualMachine":
+            meta = item.document.data.get("metadata") or {}
+            key = (str(meta.get("namespace") or options.namespace), str(meta.get("name")))
+            out[key] = tuple(d.pointer for d in differences(item.document.data, item.rendered))
+    return out
 
 
 FORMATS = ("json", "markdown", "text")
@@ -237,9 +257,9 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     label = base or git("rev-parse", "--short", rev).strip()
     with checked_out(rev, paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config
                                                        else ())):
-        before = _side(paths, namespace, exclude, catalogs)
-    after = _side(paths, namespace, exclude, catalogs)
-    changes = compare(before.states, after.states, label)
+        before = _side(paths, namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
     if fmt == "markdown":
         sys.stdout.write(views.markdown(changes, label, cap))
     else:
@@ -251,6 +271,15 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
+
+
+def _new_drift(change: VMChange) -> VMChange:
+    """``change`` with only the drift this change brings: what the cluster will write and did not before."""
+    if change.after is None or not change.after.drift:
+        return change
+    known = change.before.drift if change.before is not None else ()
+    fresh = tuple(p for p in change.after.drift if p not in known)
+    return dataclasses.replace(change, after=dataclasses.replace(change.after, drift=fresh))
 
 
 def _at_base(problem: ToolError, label: str) -> ToolError:

@@ -49,11 +49,23 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @click.option("--explain", is_flag=True,
               help="Say where every value the expansion set comes from (instancetype, preference, default): "
                    "a trailing comment in YAML; with -o json, the object and its origins by JSON pointer.")
+@click.option("--stored", is_flag=True,
+              help="Print each VM as the cluster stores it: what kubectl get vm -o yaml shows after kubectl apply and "
+                   "virt-controller's first reconcile. Values the cluster draws at random are shown as "
+                   "'<assigned by the cluster>'. See also: kubectl instancetype drift.")
+@click.option("--pin", is_flag=True,
+              help="Instead of expanding, add to each VM the stable values the cluster would write (architecture, "
+                   "machine type, PCI topology annotation, storage class, …) so that the live VM equals the file; "
+                   "with --write, --check or --diff, in the files.")
+@click.option("--pin-firmware", is_flag=True,
+              help="With --pin: also a firmware UUID and serial derived from the VM's namespace and name (the "
+                   "cluster would draw random ones).")
 @write_options(write_help="Rewrite each input file in place with its VMs expanded, keeping comments and "
                           "formatting.")
 @junit_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
-           explain: bool, writing: WriteOptions, junit_xml: str | None) -> None:
+           explain: bool, stored: bool, pin: bool, pin_firmware: bool, writing: WriteOptions,
+           junit_xml: str | None) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
@@ -77,7 +89,10 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vm.yaml --explain
       kubectl instancetype render -f vms/ -R --catalog catalog/ --write
       kubectl instancetype render -f vms/ -R --output-dir rendered/ --check
+      kubectl instancetype render -f vm.yaml --stored
+      kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
+    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active)
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
@@ -85,7 +100,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     loaded = load(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
     seen = Seen(list(loaded.problems), inputs.namespace)
-    renderer = vm_renderer(vmi)
+    renderer = vm_renderer(vmi, stored, pin, pin_firmware)
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
@@ -132,13 +147,36 @@ class Seen:
         return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked))
 
 
-def vm_renderer(vmi: bool) -> VMRenderer | None:
-    """The VMI renderer with --vmi (imported only then), else the default VM renderer."""
+def vm_renderer(vmi: bool, stored: bool = False, pin: bool = False, pin_firmware: bool = False) -> VMRenderer | None:
+    """The VMI, stored or pinned renderer (imported only then), else the default VM renderer."""
+    if pin:
+        from ..gitops.pin import pinned_renderer
+
+        renderer: VMRenderer = pinned_renderer(pin_firmware)
+        return renderer
+    if stored:
+        from ..pipeline.stages import render_stored
+
+        return render_stored
     if not vmi:
         return None
     from ..pipeline.stages import render_vmi
 
     return render_vmi
+
+
+def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain: bool, writing: bool) -> None:
+    """UsageError for render modes that exclude each other."""
+    if pin_firmware and not pin:
+        raise click.UsageError("--pin-firmware adds to --pin: give --pin too")
+    chosen = [flag for flag, on in (("--vmi", vmi), ("--stored", stored), ("--pin", pin)) if on]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)} exclude each other")
+    if stored and writing:
+        raise click.UsageError("--stored prints what the cluster stores (with values it assigns): it cannot be "
+                               "written into files; use --pin")
+    if explain and pin:
+        raise click.UsageError("--explain explains an expansion: drop --pin")
 
 
 def _draining(documents: deque[Document]) -> Iterator[Document]:

@@ -47,6 +47,8 @@ def text(changes: Sequence[VMChange], base: str) -> str:
         if facts:
             out.append("  " + ", ".join(facts) + "\n")
         out.extend(f"  {field.sentence()}\n" for field in change.fields)
+        if change.after and change.after.drift:
+            out.append(f"  {drift_line(change.after.drift)}\n")
         error = change.after.error if change.after else ""
         out.append(f"  error: {error}\n" if error else change.diff)
     shown = sum(c.status in SHOWN for c in changes)
@@ -54,11 +56,20 @@ def text(changes: Sequence[VMChange], base: str) -> str:
     return "".join(out)
 
 
+def drift_line(pointers: Sequence[str]) -> str:
+    """What a reviewer should know before merging: the fields the cluster will write after apply."""
+    count = len(pointers)
+    return (f"drift after apply: the cluster will write {count} more field{'s' if count != 1 else ''} than the "
+            f"file sets ({', '.join(pointers)}); ignore or pin {'them' if count != 1 else 'it'} "
+            "(kubectl instancetype drift)")
+
+
 def _state(state: VMState | None) -> dict[str, Any] | None:
     if state is None:
         return None
     return {"source": state.source, "instancetype": state.instancetype, "preference": state.preference,
-            "vcpus": state.vcpus, "memory": state.memory, "error": state.error or None}
+            "vcpus": state.vcpus, "memory": state.memory, "error": state.error or None,
+            "drift": list(state.drift)}
 
 
 def as_json(changes: Sequence[VMChange], base: str) -> str:
@@ -113,6 +124,7 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT) -
     env.filters["fence"] = fence
     env.filters["field_line"] = field_line
     env.filters["behind"] = behind
+    env.filters["drift_line"] = drift_line
     template = env.get_template("diff.md.j2")
     shown = [c for c in changes if c.status in SHOWN]
     rows = [row(c) for c in shown]

@@ -8,6 +8,7 @@ render's origins say, for each changed field, which instancetype, preference or 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -40,6 +41,7 @@ class VMState:
     input_key: str  # the VM's own document, canonically: equal keys mean only the catalog can have moved it
     rendered: Any = None  # the stored expansion; None when it failed
     origins: Mapping[Path, Origin] = field(default_factory=dict)  # by path in ``rendered`` (rendered explained)
+    drift: tuple[str, ...] = ()  # JSON pointers the cluster will write into the applied file (when asked)
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,10 @@ def vm_state(item: Item, error: str) -> VMState:
     )
 
 
-def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: str) -> dict[tuple[str, str], VMState]:
-    """Every VM of a render by (namespace, name), with the errors of those that failed."""
+def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: str,
+              drift: Mapping[tuple[str, str], tuple[str, ...]] | None = None) -> dict[tuple[str, str], VMState]:
+    """Every VM of a render by (namespace, name), with the errors of those that failed (and, given ``drift``,
+    the fields the cluster will write into each)."""
     messages = [p.message for p in problems]
     out: dict[tuple[str, str], VMState] = {}
     for item in items:
@@ -108,7 +112,10 @@ def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: s
         meta = item.document.data.get("metadata") or {}
         label = vm_label(item.document.data, namespace)
         error = next((m[len(label) + 2:] for m in messages if m.startswith(f"{label}: ")), "")
-        out[(meta.get("namespace") or namespace, str(meta.get("name")))] = vm_state(item, error)
+        key = (meta.get("namespace") or namespace, str(meta.get("name")))
+        out[key] = vm_state(item, error)
+        if drift and drift.get(key):
+            out[key] = dataclasses.replace(out[key], drift=drift[key])
     return out
 
 

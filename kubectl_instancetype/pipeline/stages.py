@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..api.encoding import encode_vmi
+from ..api.encoding import encode_vm, encode_vmi
 from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from . import (
     expand,
+    stored,
     vm_controller,
     vm_mutating_webhook,
     vm_validating_webhook,
@@ -43,6 +44,14 @@ VMI_MODE: tuple[Stage, ...] = (
     vmi_controller.start,
     vmi_mutating_webhook.mutate,
     vmi_validating_webhook.admit,
+)
+# ``kubectl get vm -o yaml`` after ``kubectl apply`` and virt-controller's first reconcile (render --stored).
+STORED_MODE: tuple[Stage, ...] = (
+    vm_mutating_webhook.preferred_defaults,
+    vm_validating_webhook.admit,  # as in VM mode: before the values the cluster draws are placeheld
+    stored.webhook,
+    vm_controller.created,
+    stored.first_reconcile,
 )
 
 
@@ -77,3 +86,14 @@ def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, bo
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
     trace = NO_TRACE if book is None else Trace(book, *VMI)
     return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg, book, warnings), trace)
+
+
+def render_stored(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
+                  warnings: list[str] | None = None) -> Spec:
+    """The VM as the cluster stores it after ``kubectl apply`` and virt-controller's first reconcile."""
+    namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
+    out = run(STORED_MODE, vm, namespace, catalog, cfg, book, warnings)
+    meta = out.setdefault("metadata", {})
+    meta.setdefault("namespace", namespace)
+    encode_vm(out, NO_TRACE if book is None else Trace(book))
+    return out

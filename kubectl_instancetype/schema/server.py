@@ -19,7 +19,7 @@ from ..api.versions import removed_version_problem
 from . import cel, names, objectmeta, openapi, prune, registry, scale, webhook
 from .fielderror import FieldError, Path, dotted
 from .objectmeta import json_kind
-from .tables import crd_schemas
+from .tables import MAIN, crd_schemas
 
 STRICT, WARN, IGNORE = "strict", "warn", "ignore"
 MODES = (STRICT, WARN, IGNORE)
@@ -29,12 +29,15 @@ KUBECTL, DECODE, VALIDATE, KUBEVIRT = "kubectl", "decode", "validate", "kubevirt
 
 @dataclass(frozen=True)
 class Options:
-    """How to validate: kubectl's ``--validate`` mode, the request's namespace, and whether the removed
-    instancetype versions are let through (for the command that converts them)."""
+    """How to validate: kubectl's ``--validate`` mode, the request's namespace, whether the removed
+    instancetype versions are let through (for the command that converts them), and the KubeVirt release
+    whose schemas the server holds (one of :data:`.tables.RELEASES`): a field the release does not know is an
+    unknown field, refused under ``strict`` and pruned with a warning under ``warn``."""
 
     mode: str = STRICT
     namespace: str = "default"
     accept_removed: bool = False
+    release: str = MAIN
 
 
 @dataclass(frozen=True)
@@ -111,13 +114,13 @@ def admit(data: Any, options: Options = Options()) -> Admission:
         if removed is not None and options.accept_removed:
             return Admission(NOT_VALIDATED, obj=data, stored=data)
         return refused(KUBECTL, [removed or Problem(("apiVersion",), registry.no_match(kind, api_version))])
-    if kind not in crd_schemas():
+    if kind not in crd_schemas(options.release):
         return Admission(NOT_VALIDATED, obj=data, stored=data)
     return _create(data, crd, version, options)
 
 
 def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Options) -> Admission:
-    kind, schema = crd.kind, crd_schemas()[crd.kind]
+    kind, schema = crd.kind, crd_schemas(options.release)[crd.kind]
     meta = objectmeta.decode(data.get("metadata"), options.mode != IGNORE)
     warnings = [Problem(("apiVersion",), crd.deprecated[version])] if version in crd.deprecated else []
     prefix = f'{kind} in version "{version}" cannot be handled as a {kind}: '
@@ -140,7 +143,8 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
     return _validate(obj, meta.meta, crd, options, warnings, pruned)
 
 
-def _stored(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD, namespace: str) -> dict[str, Any]:
+def _stored(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD, namespace: str,
+            release: str) -> dict[str, Any]:
     """The object as the server stores it (sharing the unchanged parts of ``obj``)."""
     meta = dict(meta)
     if crd.namespaced:
@@ -150,14 +154,14 @@ def _stored(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD, namesp
     meta["generation"] = 1
     stored = {key: value for key, value in obj.items() if not (crd.status and key == "status")}
     stored["metadata"] = meta
-    result: dict[str, Any] = prune.default(stored, crd_schemas()[crd.kind])
+    result: dict[str, Any] = prune.default(stored, crd_schemas(release)[crd.kind])
     return result
 
 
 def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
               options: Options, warnings: list[Problem], pruned: tuple[str, ...]) -> Admission:
-    stored = _stored(obj, meta, crd, options.namespace)
-    errors = field_errors(stored, crd)
+    stored = _stored(obj, meta, crd, options.namespace, options.release)
+    errors = field_errors(stored, crd, options.release)
     if errors:
         name = stored["metadata"].get("name", "")
         head = f'{crd.kind}.{crd.group} "{name}" is invalid: '
@@ -165,7 +169,7 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
         return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
     warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(stored["metadata"])]
     if crd.kind == "VirtualMachine":
-        complaints = webhook.spec_problems(stored)
+        complaints = webhook.spec_problems(stored, release=options.release)
         if complaints:
             message = ", ".join(text for _, text in complaints)
             return Admission(REFUSED, KUBEVIRT, obj, stored, (Problem(complaints[0][0], message),),
@@ -173,9 +177,10 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
     return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
 
 
-def field_errors(stored: dict[str, Any], crd: registry.CRD) -> list[FieldError]:
-    """Every error ``customResourceStrategy.Validate`` and the registry's name check find, in their order."""
-    schema = crd_schemas()[crd.kind]
+def field_errors(stored: dict[str, Any], crd: registry.CRD, release: str = MAIN) -> list[FieldError]:
+    """Every error ``customResourceStrategy.Validate`` and the registry's name check find, in their order,
+    with the schemas of ``release``."""
+    schema = crd_schemas(release)[crd.kind]
     errors = names.validate_meta(stored["metadata"], crd.namespaced)
     errors += openapi.validate(stored, schema)
     if crd.scale:

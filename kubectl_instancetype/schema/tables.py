@@ -1,4 +1,5 @@
-"""The generated schema tables (``data/*.json``, written by ``scripts/generate-schemas``) as schema nodes.
+"""The generated schema tables (``data/*.json``, written by ``scripts/generate-schemas``) as schema nodes, for
+``main`` and for every KubeVirt release of :data:`RELEASES` (``*-releases.json``: deltas against main's).
 
 Keys of a table node: ``t`` type (a name, or a list of names in the OpenAPI table), ``p`` properties,
 ``a`` additionalProperties (a node, or a boolean), ``i`` items, ``r`` required, ``e`` enum, ``pat`` pattern,
@@ -137,6 +138,7 @@ def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[tuple[bool, boo
     return flags
 
 
+@functools.cache
 def _read(name: str) -> Any:
     """A table shipped with the package (read through the loader: the release is a zipapp)."""
     data = pkgutil.get_data(__package__, f"data/{name}")
@@ -145,20 +147,56 @@ def _read(name: str) -> Any:
     return json.loads(data)
 
 
-@functools.cache
-def crd_schemas() -> dict[str, Node]:
-    """The CRD ``openAPIV3Schema`` of every KubeVirt kind the tool validates, by kind."""
-    table = _read("crds.json")
-    raws, flags = table["nodes"], _carries_indexed(table["nodes"])
-    built: dict[int, Node] = {}
+#: The KubeVirt releases whose tables the package ships, oldest first: every release tag from v1.5.0 (the
+#: ``*-releases.json`` tables, deltas against main's) and ``main`` (kubevirt/kubevirt d923fdb8).
+RELEASES: tuple[str, ...] = (
+    *(f"v1.5.{patch}" for patch in range(4)),
+    *(f"v1.6.{patch}" for patch in range(7)),
+    *(f"v1.7.{patch}" for patch in range(5)),
+    *(f"v1.8.{patch}" for patch in range(5)),
+    "v1.9.0",
+    "main",
+)
+MAIN = "main"
 
-    def child(index: int) -> Node:
-        node = built.get(index)
+
+def _known(release: str) -> str:
+    if release not in RELEASES:
+        raise KeyError(f"no schema tables for KubeVirt {release!r}; known: {', '.join(RELEASES)}")
+    return release
+
+
+class _Indexed:
+    """The CRD table's nodes (``crds.json``, then a release table's further nodes), each built on first use
+    and shared by every schema that refers to it."""
+
+    def __init__(self, raws: Sequence[Mapping[str, Any]]) -> None:
+        self.raws, self.flags = raws, _carries_indexed(raws)
+        self.built: dict[int, Node] = {}
+
+    def node(self, index: int) -> Node:
+        node = self.built.get(index)
         if node is None:
-            node = built[index] = Node(raws[index], child, flags[index])
+            node = self.built[index] = Node(self.raws[index], self.node, self.flags[index])
         return node
 
-    return {kind: child(index) for kind, index in table["kinds"].items()}
+
+@functools.cache
+def _crd_nodes(released: bool) -> _Indexed:
+    """The nodes of main's CRD table, or (``released``) of main's and every release's."""
+    nodes = _read("crds.json")["nodes"]
+    return _Indexed([*nodes, *_read("crds-releases.json")["nodes"]] if released else nodes)
+
+
+@functools.cache
+def crd_schemas(release: str = MAIN) -> dict[str, Node]:
+    """The CRD ``openAPIV3Schema`` of every KubeVirt kind the tool validates, by kind, as the API server of
+    ``release`` (one of :data:`RELEASES`) holds them."""
+    if _known(release) == MAIN:
+        kinds, nodes = _read("crds.json")["kinds"], _crd_nodes(False)
+    else:
+        kinds, nodes = _read("crds-releases.json")["releases"][release], _crd_nodes(True)
+    return {kind: nodes.node(index) for kind, index in kinds.items()}
 
 
 @dataclass(frozen=True)
@@ -199,6 +237,13 @@ def _inline(raw: Mapping[str, Any]) -> Node:
 
 
 @functools.cache
-def kubevirt_definitions() -> Definitions:
+def kubevirt_definitions(release: str = MAIN) -> Definitions:
+    """KubeVirt's OpenAPI definitions that its VM webhooks check a VM's spec against, in ``release``."""
     table = _read("kubevirt-openapi.json")
-    return Definitions(_Definitions(table["definitions"]), table["root"])
+    if _known(release) == MAIN:
+        return Definitions(_Definitions(table["definitions"]), table["root"])
+    releases = _read("kubevirt-openapi-releases.json")
+    delta = releases["releases"][release]
+    raws = {name: raw for name, raw in table["definitions"].items() if name not in delta["removed"]}
+    raws.update({name: releases["bodies"][index] for name, index in delta["changed"].items()})
+    return Definitions(_Definitions(raws), delta["root"])

@@ -14,14 +14,15 @@ from typing import Any
 
 from .fielderror import Path
 from .openapi import kind_of, type_matches
-from .tables import Definitions, Node, kubevirt_definitions
+from .tables import MAIN, Definitions, Node, kubevirt_definitions
 
 Problem = tuple[Path, str]
 
 
-def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None) -> list[Problem]:
-    """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message)."""
-    defs = definitions or kubevirt_definitions()
+def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, release: str = MAIN) -> list[Problem]:
+    """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message), with the
+    definitions of ``release`` unless ``definitions`` are given."""
+    defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
     _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), defs, out)
     return out

@@ -1,5 +1,9 @@
 """The built-in common-instancetypes catalog, so VMs naming ``u1.medium`` or ``fedora`` render with no set-up.
 
+The module functions serve our ``main`` catalog (common-instancetypes after v1.6.0); :func:`bundle` serves the
+catalog of any version the package ships (:data:`VERSIONS`), and :data:`BUNDLE_OF_RELEASE` says which one each
+KubeVirt release deploys (:mod:`.bundles`).
+
 A cluster running KubeVirt's common catalog serves every instancetype and preference in both scopes (cluster
 and namespaced kinds); so does this module. The objects are generated from our own compact table of facts
 (:mod:`.series` for instancetypes, :mod:`.guests` and :mod:`.traits` for preferences) rather than shipped as
@@ -28,6 +32,7 @@ from .tree import copy_tree
 KINDS = (CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, INSTANCETYPE, PREFERENCE)
 
 __all__ = [
+    "BUNDLE_OF_RELEASE",
     "CLUSTER_INSTANCETYPE",
     "CLUSTER_PREFERENCE",
     "COMMIT",
@@ -35,6 +40,9 @@ __all__ = [
     "KINDS",
     "PREFERENCE",
     "VERSION",
+    "VERSIONS",
+    "Bundle",
+    "bundle",
     "find",
     "names",
     "objects",
@@ -43,6 +51,11 @@ __all__ = [
 #: The kubevirt/common-instancetypes revision the table describes (``git describe``), and its commit.
 VERSION = "v1.6.0-90-g7c1e305b"
 COMMIT = "7c1e305b6d5ac7d80c45d993028dc22d257877c9"
+
+from .bundles import BUNDLE_OF_RELEASE, Bundle, bundle, version_key  # noqa: E402 (bundles reads VERSION)
+
+#: Every bundle version the package ships, oldest first: each release's, and our ``main`` catalog's.
+VERSIONS: tuple[str, ...] = tuple(sorted({*BUNDLE_OF_RELEASE.values(), VERSION}, key=version_key))
 
 # metadata + spec of each object built so far, by (is an instancetype, name); shared by both scopes.
 _built: dict[tuple[bool, str], dict[str, Any]] = {}
