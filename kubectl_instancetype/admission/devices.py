@@ -4,8 +4,8 @@
 ``validateVideoConfig``, ``validatePanicDevices``; grace_io_virtualization.go).
 
 Several of KubeVirt's field paths are not where the field is: ``spec.GPUs``, ``spec.HostDevices``,
-``spec.Sound``, ``spec.video`` (children of the spec, not of its devices), a disk's ``Name`` in the message
-but ``name`` in the field, and an interface's bad boot order as ``spec[0]`` in its message. The causes keep
+``spec.Sound``, ``spec.video`` (children of the spec, not of its devices), and an interface's bad boot order
+as ``spec[0]`` in its message. The causes keep
 KubeVirt's spelling and are located at the field meant.
 """
 
