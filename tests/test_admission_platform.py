@@ -182,20 +182,35 @@ class TestFirmware:
 
 
 class TestDevices:
-    def test_interface_boot_orders_against_the_disks(self) -> None:
-        # The disks' own checks are SIG-Storage's (volumes.disk_volumes, listed just before this rule).
-        value = spec({"disks": [{"name": "a", "bootOrder": 1}, {"name": "b", "bootOrder": 1}],
-                      "interfaces": [{"name": "default", "bootOrder": 0}, {"name": "x", "bootOrder": 1},
-                                     {"name": "y", "bootOrder": 2}, {"name": "z", "bootOrder": 2}]})
-        causes = devices.boot_order(TEMPLATE, value, DEFAULTS)
-        assert pairs(causes) == [
+    def test_boot_order_disks_and_interfaces(self) -> None:
+        value = spec({"disks": [{"name": "a", "bootOrder": 1}, {"name": "b", "bootOrder": 1},
+                                {"name": "c", "cdrom": {}}],
+                      "interfaces": [{"name": "default", "bootOrder": 0}, {"name": "x", "bootOrder": 1}]},
+                     volumes=[{"name": "a", "containerDisk": {}}, {"name": "b", "containerDisk": {}}])
+        no_hotplug = load_config({"developerConfiguration": {"disabledFeatureGates": ["DeclarativeHotplugVolumes"]}})
+        assert pairs(devices.boot_order(TEMPLATE, value, no_hotplug)) == [
+            ("Boot order for spec.template.spec.domain.devices.disks[1].bootOrder already set for a different device.",
+             "spec.template.spec.domain.devices.disks[1].bootOrder"),
+            ("DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk",
+             "spec.template.spec.domain.devices.disks[2].name"),
             ("spec.template.spec[0] must have a boot order > 0, if supplied", "spec.template.spec[0].bootOrder"),
             ("Boot order for spec.template.spec.domain.devices.interfaces[1].bootOrder already set for a different "
              "device.", "spec.template.spec.domain.devices.interfaces[1].bootOrder"),
-            ("Boot order for spec.template.spec.domain.devices.interfaces[3].bootOrder already set for a different "
-             "device.", "spec.template.spec.domain.devices.interfaces[3].bootOrder"),
         ]
-        assert causes[0].keys == ("spec", "template", "spec", "domain", "devices", "interfaces", 0, "bootOrder")
+        assert len(devices.boot_order(TEMPLATE, value, DEFAULTS)) == 3  # DeclarativeHotplugVolumes is Beta: on
+
+    def test_disks_need_volumes_luns_and_downward_metrics(self) -> None:
+        value = spec({"disks": [{"name": "gone"}, {"name": "l", "lun": {}}, {"name": "dm", "cdrom": {}},
+                                {"name": "dm", "disk": {"bus": "sata"}}]},
+                     volumes=[{"name": "l", "containerDisk": {}}, {"name": "dm", "downwardMetrics": {}}])
+        assert [c.message for c in devices.boot_order(SPEC, value, DEFAULTS)] == [
+            "spec.domain.devices.disks[0].Name 'gone' not found.",
+            "spec.domain.devices.disks[1].lun can only be mapped to a DataVolume or PersistentVolumeClaim volume.",
+            "DownwardMetrics volume must be mapped to a disk, but disk is not set on "
+            "spec.domain.devices.disks[2].disk.",
+            "DownwardMetrics volume must be mapped to virtio bus, but spec.domain.devices.disks[3].disk.bus is set "
+            "to sata",
+        ]
 
     def test_inputs(self) -> None:
         value = spec({"inputs": [{"type": "tablet", "bus": "usb"}, {"type": "mouse", "bus": "ps2"}]})

@@ -1,11 +1,11 @@
 """The VMI spec's devices (pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go:
-``validateInterfaceBootOrder``, ``validateInputDevices``, ``validateIOThreadsPolicy``,
+``validateBootOrder`` with ``validateInterfaceBootOrder``, ``validateInputDevices``, ``validateIOThreadsPolicy``,
 ``validateMDEVRamFB``, ``validateHostDevicesWithPassthroughEnabled``, ``validateSoundDevices``, ``validateVSOCK``,
 ``validateVideoConfig``, ``validatePanicDevices``; grace_io_virtualization.go).
 
 Several of KubeVirt's field paths are not where the field is: ``spec.GPUs``, ``spec.HostDevices``,
-``spec.Sound``, ``spec.video`` (children of the spec, not of its devices), and an interface's bad boot order
-as ``spec[0]`` in its message. The causes keep
+``spec.Sound``, ``spec.video`` (children of the spec, not of its devices), a disk's ``Name`` in the message
+but ``name`` in the field, and an interface's bad boot order as ``spec[0]`` in its message. The causes keep
 KubeVirt's spelling and are located at the field meant.
 """
 
@@ -16,7 +16,6 @@ from typing import Any
 from ..config import ClusterConfig
 from . import gates, grace
 from .cause import Cause, FieldPath, Spec
-from .storage.boot_order import disk_boot_orders
 
 IO_THREADS_POLICIES = ("shared", "auto", "supplementalPool")
 PANIC_DEVICE_MODELS = ("hyperv", "isa", "pvpanic")
@@ -33,9 +32,49 @@ def _quirk(field: FieldPath, name: str, *keys: str) -> FieldPath:
 
 
 def boot_order(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """``validateBootOrder`` after its disk checks (:func:`.volumes.disk_volumes`, listed before this rule):
-    an interface's boot order is at least 1 and unique across the disks and interfaces."""
-    return _interface_boot_order(field, spec, disk_boot_orders(spec))
+    """``validateBootOrder``: each disk has a volume (an empty CD-ROM only with DeclarativeHotplugVolumes),
+    LUNs sit on PVCs or DataVolumes, DownwardMetrics on a virtio disk; boot orders are unique across disks
+    and interfaces, and an interface's is at least 1."""
+    volumes: dict[str, dict[str, Any]] = {}
+    for volume in spec.get("volumes") or []:
+        volumes[(volume or {}).get("name") or ""] = volume or {}
+    at_disks = field.child("domain", "devices", "disks")
+    seen: set[int] = set()
+    causes: list[Cause] = []
+    for idx, disk in enumerate(_devices(spec).get("disks") or []):
+        disk = disk or {}
+        name, here = disk.get("name") or "", at_disks.index(idx)
+        volume = volumes.get(name)
+        if volume is None:
+            if disk.get("cdrom") is None:
+                causes.append(here.child("name").cause(f"{here.child('Name')} '{name}' not found."))
+            elif not gates.is_enabled(cfg, "DeclarativeHotplugVolumes"):
+                causes.append(here.child("name").cause(
+                    "DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk"))
+        if disk.get("lun") is not None and volume is not None and volume.get("persistentVolumeClaim") is None \
+                and volume.get("dataVolume") is None:
+            lun = here.child("lun")
+            causes.append(lun.cause(f"{lun} can only be mapped to a DataVolume or PersistentVolumeClaim volume."))
+        if volume is not None and volume.get("downwardMetrics") is not None:
+            causes.extend(_downward_metrics_disk(here, disk))
+        order = disk.get("bootOrder")
+        if order is not None:
+            if order in seen:
+                causes.append(_duplicate(here.child("bootOrder")))
+            seen.add(order)
+    return causes + _interface_boot_order(field, spec, seen)
+
+
+def _downward_metrics_disk(here: FieldPath, disk: dict[str, Any]) -> list[Cause]:
+    target = disk.get("disk")
+    if target is None:
+        at = here.child("disk")
+        return [at.cause(f"DownwardMetrics volume must be mapped to a disk, but disk is not set on {at}.")]
+    bus = target.get("bus") or ""
+    if bus not in ("virtio", ""):
+        at = here.child("disk", "bus")
+        return [at.cause(f"DownwardMetrics volume must be mapped to virtio bus, but {at} is set to {bus}")]
+    return []
 
 
 def _duplicate(at: FieldPath) -> Cause:

@@ -12,7 +12,7 @@ import posixpath
 from typing import Any
 
 from ..config import ClusterConfig
-from . import gates
+from . import disks, gates
 from .cause import Cause, FieldPath, Spec
 
 PAUSED = "Paused"
@@ -45,12 +45,12 @@ def _acpi_ref(at: FieldPath, name: str, volumes: list[Any], key: str) -> list[Ca
 
 
 def domain(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """``validateDomainSpec`` after its disks (:func:`.disks.domain_disks`, listed before this rule): the
-    bootloader and kernel boot, and SecureBoot's need for SMM (not under TDX, whose firmware is stateless)."""
+    """``validateDomainSpec``: the disks (SIG-Storage's ``ValidateDisks``), the bootloader and kernel boot,
+    and SecureBoot's need for SMM (not under TDX, whose firmware is stateless)."""
     at = field.child("domain")
     dom = _domain(spec)
     firmware = dom.get("firmware")
-    causes: list[Cause] = []
+    causes = disks.validate_disks(at.child("devices", "disks"), list((dom.get("devices") or {}).get("disks") or []))
     if firmware is not None:
         causes.extend(_bootloader(at.child("firmware", "bootloader"), firmware.get("bootloader")))
         causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), firmware.get("kernelBoot")))
