@@ -17,6 +17,7 @@ from typing import Any
 from .errors import InputError, Location
 
 DEFAULT_MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "ppc64le": "pseries", "s390x": "s390-ccw-virtio"}
+DEFAULT_S390X_EMULATED_MACHINES = ("s390-ccw-virtio*",)  # DefaultS390XEmulatedMachines (v1.7 and later)
 ARCHITECTURES = ("amd64", "arm64", "s390x")
 NETWORK_INTERFACES = ("", "bridge", "slirp", "masquerade")
 PULL_POLICIES = ("", "Always", "Never", "IfNotPresent")
@@ -70,6 +71,22 @@ class ClusterConfig:
         if arch in ("arm64", "ppc64le", "s390x"):
             return self.arch_machine_types.get(arch, "")
         return self.arch_machine_types.get("amd64", "")
+
+    def emulated_machines_for(self, arch: str) -> tuple[str, ...]:
+        """The machine type patterns a VMI of ``arch`` may ask for (``GetEmulatedMachines`` in
+        pkg/virt-config/virt-config.go): the deprecated global ``emulatedMachines`` when set, else the
+        architecture's (arm64, s390x, amd64 for any other). A list the configuration gives replaces the
+        default, an empty or null one allows nothing."""
+        top = self.raw.get("emulatedMachines")
+        if isinstance(top, list):
+            return tuple(str(p) for p in top)
+        name = arch if arch in ("arm64", "s390x") else "amd64"
+        section = (self.raw.get("architectureConfiguration") or {}).get(name)
+        if not isinstance(section, dict):
+            return DEFAULT_S390X_EMULATED_MACHINES if name == "s390x" and section is None else ()
+        if name == "s390x" and "emulatedMachines" not in section:
+            return DEFAULT_S390X_EMULATED_MACHINES
+        return tuple(str(p) for p in section.get("emulatedMachines") or ())
 
     @property
     def root_enabled(self) -> bool:
