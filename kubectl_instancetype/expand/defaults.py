@@ -11,7 +11,7 @@ from typing import Any
 
 from ..api.golang import child
 from ..api.origin import NO_TRACE, Origin, Trace, named
-from ..config import ClusterConfig
+from ..config import ClusterConfig, configured_arch
 from ..quantity import canonical, from_json
 
 Spec = dict[str, Any]
@@ -108,10 +108,7 @@ def machine_type_origin(cfg: ClusterConfig, arch: str) -> Origin:
     """The setting behind ``cfg.machine_type_for(arch)`` (also what the VM mutating webhook writes)."""
     if cfg.machine_type:
         return named("cluster machine type", "machineType")
-    known = arch if arch in ("arm64", "ppc64le", "s390x") else "amd64"  # others fall back to amd64's
-    configured = ((cfg.raw.get("architectureConfiguration") or {}).get(known) or {}).get("machineType")
-    if known == "s390x" and not configured:
-        return named("KubeVirt default machine type (s390x)")
+    known = configured_arch(arch)  # others fall back to amd64's
     return named(f"cluster default machine type ({known})", f"architectureConfiguration.{known}.machineType")
 
 
