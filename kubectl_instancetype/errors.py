@@ -91,11 +91,9 @@ class Notice:
     severity: str = "warning"  # "warning" or "note"
 
     def render(self) -> str:
-        """One line: ``path:line:col: note: message`` for a note; a warning as warnings have always been
-        printed, ``warning: path:line:col: message``."""
+        """One line, as errors and as gcc, clang and ruff print theirs (so that problem matchers read every
+        severity): ``path:line:col: warning: message``, ``path:line:col: note: message``."""
         prefix = f"{self.location}: " if self.location else ""
-        if self.severity == "warning":
-            return one_line(f"warning: {prefix}{self.message}")
         return one_line(f"{prefix}{self.severity}: {self.message}")
 
 

@@ -153,11 +153,11 @@ def test_directory_sources_and_v1alpha2_render() -> None:
     assert status == 0 and "cores: 2" in out
     path = DATA / "v1alpha2.yaml"
     assert err == (
-        f"warning: {path}:2:1: instancetype.kubevirt.io/v1alpha2 VirtualMachineInstancetypes is now deprecated and "
+        f"{path}:2:1: warning: instancetype.kubevirt.io/v1alpha2 VirtualMachineInstancetypes is now deprecated and "
         "will be removed in v1.\n"
-        f"warning: {path}:13:1: instancetype.kubevirt.io/v1alpha2 VirtualMachinePreferences is now deprecated and "
+        f"{path}:13:1: warning: instancetype.kubevirt.io/v1alpha2 VirtualMachinePreferences is now deprecated and "
         "will be removed in v1.\n"
-        f"warning: {path}:13:1: VirtualMachinePreference legacy: PreferredCPUTopology preferCores is deprecated for "
+        f"{path}:13:1: warning: VirtualMachinePreference legacy: PreferredCPUTopology preferCores is deprecated for "
         "removal in a future release, please use cores instead\n")
 
 
@@ -167,7 +167,7 @@ def test_rejected_objects_and_shadowing() -> None:
     rejected, shadow = DATA / "rejected.yaml", DATA / "shadow.yaml"
     assert status == 1
     assert err == (
-        f"warning: {shadow}:1:1: VirtualMachineClusterInstancetype u1.medium shadows the one of the built-in "
+        f"{shadow}:1:1: warning: VirtualMachineClusterInstancetype u1.medium shadows the one of the built-in "
         "common-instancetypes v1.6.0-90-g7c1e305b catalog\n"
         f"{rejected}:10:5: error: VirtualMachineClusterInstancetype bad.overcommit: KubeVirt would refuse this object: "
         "spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.\n"
@@ -200,11 +200,11 @@ def test_controller_revision_warnings(tmp_path: Path) -> None:
     status, _, err = run("render", "-f", str(path))
     assert status == 0
     assert err == (
-        f"warning: {path}:1:1: ControllerRevision old holds an object of instancetype.kubevirt.io/v1alpha2, which "
+        f"{path}:1:1: warning: ControllerRevision old holds an object of instancetype.kubevirt.io/v1alpha2, which "
         "KubeVirt v1.7 and later cannot decode (instancetype.kubevirt.io/v1alpha2 was removed in KubeVirt v1.7: "
         "`kubectl instancetype convert -f PATH --write` rewrites it as instancetype.kubevirt.io/v1beta1; "
         "--accept-removed-versions renders it as older clusters did)\n"
-        f"warning: {path}:6:1: ControllerRevision text: data is not an object as `kubectl get controllerrevisions "
+        f"{path}:6:1: warning: ControllerRevision text: data is not an object as `kubectl get controllerrevisions "
         "-o yaml` prints it; KubeVirt fails to decode it\n")
 
 

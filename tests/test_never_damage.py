@@ -59,7 +59,7 @@ def test_empty_document_before_a_vm_does_not_shift_the_numbering(tmp_path: Path)
 def test_empty_document_before_the_only_vm(tmp_path: Path) -> None:
     path = tmp_path / "b.yaml"
     path.write_text(f"--- #\n---\n{VM}")
-    assert run("render", "--diff", str(path)).exit_code == 1  # the diff shows the expansion: a change, as git diff --exit-code
+    assert run("render", "--diff", str(path)).exit_code == 1  # it shows a change: git diff --exit-code
     result = run("render", "--write", str(path))
     assert result.exit_code == 0, result.output
     assert path.read_text().startswith("--- #\n---\n")

@@ -25,7 +25,7 @@ from kubectl_instancetype.errors import InternalLimitError
 from kubectl_instancetype.yamlio import Limits, dump_yaml_all, load_stream
 
 CASES = CONFORMANCE / "cases"
-LINE = re.compile(r"^(warning: .*|.+:\d+:\d+: (error|note): .+)$")
+LINE = re.compile(r"^(warning: .*|.+:\d+:\d+: (error|warning|note): .+)$")
 SEEDS = sorted(CASES.glob("real-catalog-00[0-2]*/input.yaml")) if CASES.exists() else []
 
 

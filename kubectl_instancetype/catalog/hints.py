@@ -66,7 +66,7 @@ def hint(error: NotFound, lookup: object) -> str:
         quoted = " or ".join(f'"{c}"' for c in close)
         return f" (did you mean {quoted}?)"
     if cluster_kind is not None:
-        return (f" (hint: {error.kind} {error.namespace}/{error.name} is namespaced: pass the file that defines it "
+        return (f" (hint: no {error.kind} {error.namespace}/{error.name} was read: pass the file that defines it "
                 f"with -f or --catalog, or fetch it with `kubectl get {error.kind.lower()} {error.name} "
                 f"-n {error.namespace} -o yaml`)")
     return ""
