@@ -11,6 +11,7 @@ import click
 
 from ..catalog.loading import Builtin
 from ..config import ARCHITECTURES
+from ..errors import UsageError
 from ..inputs import Inputs, Request, gather
 from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
@@ -169,7 +170,27 @@ def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
 def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
     """Everything a command needs, read from the files these options name."""
     reader = FileReader(inputs.outside) if inputs.outside else FILES
-    return gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
+    loaded = gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
+    return _nothing_read(inputs, loaded)
+
+
+def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:
+    """``loaded``, with kubectl's "no objects passed" when ``-f`` named only directories that hold nothing but
+    directories and ``-R`` was not given (the run would otherwise print nothing and succeed)."""
+    import dataclasses
+    import os
+
+    if inputs.recursive or loaded.files or loaded.problems or not inputs.filenames:
+        return loaded
+    nested = [f for f in inputs.filenames if os.path.isdir(f) and any(e.is_dir() for e in os.scandir(f))]
+    if len(nested) != len(inputs.filenames):
+        return loaded
+    ctx = click.get_current_context(silent=True)
+    command = ctx.command.name if ctx is not None and ctx.command.name else "render"
+    held = ", ".join(nested)
+    problem = UsageError(f"no objects passed to {command}: {held} holds only directories; add -R (--recursive) "
+                         "to read them")
+    return dataclasses.replace(loaded, problems=(*loaded.problems, problem), blamed=(*loaded.blamed, None))
 
 
 def builtin_catalog(enabled: bool) -> Builtin | None:

@@ -15,7 +15,7 @@ from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
 from ..config import ClusterConfig, config_from
-from ..errors import InputError, Notice, ToolError, located
+from ..errors import InputError, Location, Notice, ToolError, located
 from ..schema.registry import GROUPS, split_api_version
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document
@@ -120,15 +120,67 @@ def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found) 
     docs: list[Document] = []
     for source in sources:
         found.files.append(source.display)
+        content = ""
         try:
             text = reader.read(source, limits.max_bytes)
+            content = text.text
+            refuse_json_trailing_comma(text.text, source.display)
             docs.extend(load_stream(text.text, source.display, limits))
         except InputError as exc:
-            found.fail(exc)
+            found.fail(with_template_hint(exc, content))
             continue
         if text.warning:
             found.notices.append(Notice(text.warning))
     return docs
+
+
+TEMPLATE_HINT = (" (this looks like a template, not a manifest: render it first, e.g. `helm template NAME CHART | "
+                 "kubectl instancetype render -f -`, or leave it out with --exclude)")
+
+
+def with_template_hint(exc: InputError, text: str) -> InputError:
+    """``exc`` with a hint when the file that does not parse holds Go template actions (``{{ }}``)."""
+    if "{{" not in text or "}}" not in text:
+        return exc
+    return InputError(exc.message + TEMPLATE_HINT, exc.location)
+
+
+def refuse_json_trailing_comma(text: str, path: str) -> None:
+    """kubectl reads a stream that starts with ``{`` as JSON (apimachinery's YAMLOrJSONDecoder) and refuses a
+    trailing comma that YAML accepts: InputError with encoding/json's message and kubectl's byte offset."""
+    import json
+    import re
+
+    if not text.lstrip(" \t\r\n").startswith("{"):
+        return
+    try:
+        json.loads(text)
+        return
+    except ValueError:
+        pass
+    for match in re.finditer(r",(\s*)([}\]])", text):
+        if _in_json_string(text, match.start()):
+            continue
+        at = match.end() - 1
+        looking = "beginning of object key string" if match.group(2) == "}" else "beginning of value"
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        offset = len(text[: at + 1].encode("utf-8"))
+        raise InputError(f"json: offset {offset}: invalid character '{match.group(2)}' looking for {looking}",
+                         Location(path, line, col))
+
+
+def _in_json_string(text: str, index: int) -> bool:
+    """Whether ``index`` of JSON ``text`` is inside a string (an odd number of unescaped quotes before it)."""
+    quotes, escaped = 0, False
+    for char in text[:index]:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            quotes += 1
+    return quotes % 2 == 1
 
 
 def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Document]:
