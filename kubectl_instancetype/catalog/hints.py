@@ -35,6 +35,18 @@ def fetch_revision(name: str, namespace: str) -> str:
     return f"kubectl get controllerrevision {name} -n {namespace} -o yaml"
 
 
+# kubectl's resource names of the objects inferFromVolume reads.
+VOLUME_RESOURCES = {"DataSource": "datasource", "DataVolume": "datavolume", "PersistentVolumeClaim": "pvc",
+                    "VolumeSnapshot": "volumesnapshot"}
+
+
+def volume_hint(kind: str, name: str, namespace: str) -> str:
+    """The hint after "not found" for an object ``inferFromVolume`` reads: it lives in the cluster."""
+    resource = VOLUME_RESOURCES.get(kind, kind.lower())
+    return (f" (hint: inferFromVolume reads the {kind} from the cluster: pass it with -f or --catalog, or fetch "
+            f"it with `kubectl get {resource} {name} -n {namespace} -o yaml`)")
+
+
 def suggestions(name: str, candidates: Iterable[str]) -> list[str]:
     """The names among ``candidates`` closest to ``name``: the best match and those about as close."""
     import difflib  # only after a "not found"

@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-from ..catalog.listing import Listed, listed, pick, resolve_kind, resource_name, selected, table
+from ..api.names import CLUSTER_KINDS
+from ..catalog.listing import BUILTIN_SOURCE, Listed, listed, pick, resolve_kind, resource_name, selected, table
 from ..catalog.selector import parse_selector
 from ..errors import EXIT_FINDINGS, ToolError, UsageError
 from ..inputs import Inputs
@@ -89,7 +90,9 @@ def catalog() -> None:
 def list_command(sources: Sources, selector: str, output: str | None) -> None:
     """List instancetypes and preferences: NAME, KIND, CPU, MEMORY, CLASS and SOURCE (file or built-in).
 
-    A cluster-scoped object of a source replaces the built-in one of the same kind and name.
+    A cluster-scoped object of a source replaces the built-in one of the same kind and name. The built-in
+    catalog is listed as a render finds it, cluster-scoped: the namespaced copies common-instancetypes also
+    ships are left out (catalog show --kind still shows them).
 
     \b
     Examples:
@@ -99,7 +102,7 @@ def list_command(sources: Sources, selector: str, output: str | None) -> None:
     """
     loaded = sources.inputs
     try:
-        items = selected(_objects(sources), parse_selector(selector))
+        items = selected(_renderable(_objects(sources)), parse_selector(selector))
     except UsageError as exc:
         finish(RunResult((*loaded.problems, exc), loaded.notices))
     status = report(RunResult(loaded.problems, loaded.notices))
@@ -141,6 +144,11 @@ def _objects(sources: Sources) -> list[Listed]:
     if sources.builtin:
         from ..catalog.builtin import objects
     return listed(sources.inputs.catalog, objects)
+
+
+def _renderable(items: list[Listed]) -> list[Listed]:
+    """``items`` without the built-in catalog's namespaced copies, which no render finds."""
+    return [i for i in items if not (i.source == BUILTIN_SOURCE and i.kind not in CLUSTER_KINDS)]
 
 
 def _not_found(name: str, kind: str | None) -> ToolError:

@@ -13,6 +13,7 @@ from typing import Any
 from ..api.matchers import MatcherKind
 from ..api.names import INFER_LABEL_PREFIX, not_found
 from ..catalog.find import Lookup
+from ..catalog.hints import volume_hint
 from ..errors import KubeVirtError
 
 Spec = dict[str, Any]
@@ -87,7 +88,7 @@ class _Resolver:
     def get(self, kind: str, namespace: str, name: str) -> Spec:
         obj = self.lookup.get(kind, namespace, name)
         if obj is None:
-            raise self.refusal(not_found(kind, name))
+            raise self.refusal(not_found(kind, name) + volume_hint(kind, name, namespace))
         return obj
 
     def from_pvc(self, name: str, namespace: str) -> tuple[str, str]:
