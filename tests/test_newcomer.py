@@ -63,3 +63,23 @@ def test_pyproject_without_the_table_is_passed_over(tmp_path: Path) -> None:
     (tmp_path / "repo" / "vms" / "pyproject.toml").write_text('[tool.ruff]\nline-length = 100\n')
     _out, stderr, status = invoke_cli(["validate", "-f", "vm.yaml", "--summary"], tmp_path / "repo" / "vms")
     assert (stderr, status) == ("1 VM in 1 file: 1 rendered, 0 refused, 0 warnings\n", 0)
+
+
+INFERRED = (CASES / "diff-infer-from-volume" / "vm.yaml")
+
+
+def test_diff_names_the_instancetype_and_preference_inferred_from_a_volume(tmp_path: Path) -> None:
+    """The summary table's instancetype and preference columns of an inferFromVolume VM: what was inferred."""
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "vm.yaml").write_text(INFERRED.read_text())
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=repo, check=True)
+    (repo / "vm.yaml").write_text(INFERRED.read_text().replace("u1.medium", "u1.large"))
+    stdout, _err, status = invoke_cli(["diff", "vm.yaml", "--format", "markdown"], repo)
+    assert status == 1
+    assert "| `default/fedora` | u1.medium → u1.large | fedora | 1 → 2 | 4Gi → 8Gi | changed (catalog) |\n" in stdout

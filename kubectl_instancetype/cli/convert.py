@@ -11,10 +11,11 @@ import click
 from ..errors import EXIT_OK, ToolError
 from ..gitops.convert import converted_documents, converted_text
 from ..gitops.plan import FileChange
+from ..inputs.exclude import excluded
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
 from .inputs import Source, expand_paths, read_text
-from .options import WriteOptions, write_options
+from .options import WriteOptions, exclude_option, write_options
 from .report import finish
 from .write import settle, targets
 
@@ -26,9 +27,10 @@ from .write import settle, targets
 @click.option("-R", "--recursive", is_flag=True, help="Process directories of -f recursively.")
 @click.option("--follow-symlinks", is_flag=True,
               help="Also read (and with --write, rewrite) symbolic links in directories that lead out of them.")
+@exclude_option
 @write_options(output_dir=False)
 def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool, follow_symlinks: bool,
-            writing: WriteOptions) -> None:
+            writing: WriteOptions, exclude: tuple[str, ...] = ()) -> None:
     """Rewrite instancetype.kubevirt.io/v1alpha1 and v1alpha2 objects as v1beta1.
 
     KubeVirt v1.7 removed those versions: kubectl refuses such instancetypes and preferences, and
@@ -53,10 +55,11 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     problems: list[ToolError] = []
     if writing.active:
-        sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)]
+        sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)
+                   if not excluded(source, exclude)]
         status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems)
     else:
-        _print(list(expand_paths(names, recursive, follow_symlinks)), problems)
+        _print([s for s in expand_paths(names, recursive, follow_symlinks) if not excluded(s, exclude)], problems)
         status, notes = EXIT_OK, []
     finish(RunResult(tuple(problems), changed=status != EXIT_OK), notes=notes)
 

@@ -79,6 +79,10 @@ def base_revision(base: str | None) -> str:
         if proc.returncode:
             raise click.UsageError(f"--base {base}: not a commit here (git rev-parse: {_said(proc)})")
         return base
+    inside = _git("rev-parse", "--is-inside-work-tree")
+    if inside.returncode or inside.stdout.strip() != "true":
+        raise click.UsageError("not in a git repository: diff compares the expansions with those of a git revision; "
+                               "run it in a repository (or use render to see the expansions)")
     for branch in DEFAULT_BRANCHES:
         if _git("rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}").returncode == 0:
             return git("merge-base", "HEAD", branch).strip()

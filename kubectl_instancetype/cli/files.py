@@ -32,12 +32,13 @@ class Place:
     directory: str
     name: str
     confined_to: str | None = None  # the output directory when nothing from there down may be a link
+    display: str = ""  # the path as the user named it, for messages ("": the directory and name)
 
 
 def in_place(path: str) -> Place:
     """A file rewritten where it is (``--write``): through an in-tree symbolic link, its target."""
     real = os.path.realpath(path)
-    return Place(os.path.dirname(real), os.path.basename(real))
+    return Place(os.path.dirname(real), os.path.basename(real), display=path)
 
 
 def under(root: str, relative: str) -> Place:
@@ -49,7 +50,7 @@ def under(root: str, relative: str) -> Place:
 
 
 def _refuse(place: Place, message: str) -> InputError:
-    return InputError(message, Location(os.path.join(place.directory, place.name)))
+    return InputError(message, Location(place.display or os.path.join(place.directory, place.name)))
 
 
 @contextlib.contextmanager

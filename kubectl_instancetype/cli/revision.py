@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import click
@@ -17,11 +18,12 @@ from .report import report
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
-@input_options
+@click.argument("paths", nargs=-1, metavar="[PATH]...")
+@input_options(required=False)  # positional PATHs may stand in for -f, as for render
 @catalog_options
 @click.option("-o", "--output", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
               help="yaml: one document per revision; json: one object, or a v1 List for several.")
-def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> None:
+def revision(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str) -> None:
     """Print the ControllerRevisions virt-controller would store for each VirtualMachine.
 
     Named and encoded as KubeVirt does: <vm>-<object>-v1beta1-<uid>-<generation>, labels
@@ -30,13 +32,17 @@ def revision(inputs: InputOptions, catalogs: CatalogOptions, output: str) -> Non
     stable and change when the spec does. Matchers that already name a revisionName get none, as in
     KubeVirt; matchers that infer from a volume are resolved first, as render does. A VM KubeVirt would
     refuse gets none and is reported (exit status 1). Under instancetype.referencePolicy expand or
-    expandAll virt-controller stores none: nothing is printed, with a warning.
+    expandAll virt-controller stores none: nothing is printed, with a warning. PATH arguments are more -f
+    inputs.
 
     \b
     Examples:
       kubectl instancetype revision -f vm.yaml > revisions.yaml
       kubectl instancetype render -f vm.yaml -f revisions.yaml
     """
+    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    if not inputs.filenames:
+        raise click.UsageError("no input: give -f PATH or PATH arguments")
     loaded = load(inputs, catalogs)
     vms = [d for d in loaded.documents if d.data.get("kind") == "VirtualMachine"]
     result = render_documents(vms, loaded.catalog, Options(namespace=inputs.namespace, config=loaded.config))

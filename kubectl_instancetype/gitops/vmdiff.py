@@ -58,9 +58,16 @@ class VMChange:
     fields: tuple[FieldChange, ...] = ()  # each changed value with its origins, when both sides rendered
 
 
-def _matcher(spec: Any, key: str) -> str:
+def _matcher(spec: Any, key: str, origins: Mapping[Any, Any] | None = None) -> str:
+    """The name the matcher ``key`` selects; for ``inferFromVolume``, the one the render inferred (from the
+    origins of the values it set), else ``inferred from volume NAME``."""
     value = spec.get(key) if isinstance(spec, dict) else None
-    return str(value.get("name", "")) if isinstance(value, dict) else ""
+    if not isinstance(value, dict):
+        return ""
+    if value.get("name") or not value.get("inferFromVolume"):
+        return str(value.get("name", ""))
+    found = sorted({o.name for o in (origins or {}).values() if getattr(o, "source", "") == key})
+    return ", ".join(found) if found else f"inferred from volume {value['inferFromVolume']}"
 
 
 def _domain(rendered: Any) -> dict[str, Any]:
@@ -94,7 +101,7 @@ def vm_state(item: Item, error: str) -> VMState:
     rendered = stored_form(vm, item.rendered) if item.rendered is not None else None
     domain = _domain(rendered)
     return VMState(
-        item.document.source, _matcher(spec, "instancetype"), _matcher(spec, "preference"),
+        item.document.source, _matcher(spec, "instancetype", item.origins), _matcher(spec, "preference", item.origins),
         _vcpus(domain), _memory(domain), dump_yaml(rendered) if rendered is not None else "", error,
         json.dumps(vm, sort_keys=True, default=str), rendered, item.origins or {},
     )
