@@ -7,7 +7,6 @@ also a workflow annotation; ``--junit-xml FILE`` writes the JUnit report. The st
 
 from __future__ import annotations
 
-import copy
 import os
 import sys
 from collections.abc import Sequence
@@ -15,7 +14,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import InputError, Location, ToolError
+from ..errors import InputError, Location
 from ..inputs import Provenances
 from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
@@ -90,20 +89,13 @@ def _count(n: int, noun: str) -> str:
 
 
 def _quiet(result: RunResult) -> RunResult:
-    """``result`` without its notes: the notices of severity note and the notes of its problems."""
-    notices = tuple(n for n in result.notices if n.severity != "note")
-    plain = {id(p): _without_notes(p) for p in (*result.problems, *(c.problem for c in result.checked if c.problem))}
-    problems = tuple(plain[id(p)] for p in result.problems)
-    checked = tuple(Checked(c.name, c.file, plain[id(c.problem)] if c.problem else None) for c in result.checked)
-    return RunResult(problems, notices, result.changed, result.shown, checked)
+    """``result`` without the notes about files skipped as no Kubernetes objects (Helm values, CI workflows,
+    kustomize configuration): errors, warnings and the notes that are findings stay."""
+    from ..inputs.gather import NOT_AN_OBJECT, TOOL_CONFIGURATION
 
-
-def _without_notes(problem: ToolError) -> ToolError:
-    if not problem.notes:
-        return problem
-    clone = copy.copy(problem)
-    clone.notes = ()
-    return clone
+    skipped = (NOT_AN_OBJECT, TOOL_CONFIGURATION)
+    notices = tuple(n for n in result.notices if not (n.severity == "note" and n.message in skipped))
+    return RunResult(result.problems, notices, result.changed, result.shown, result.checked)
 
 
 def _write_report(result: RunResult, fmt: str, path: str, suite: str) -> RunResult:
