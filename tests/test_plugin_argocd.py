@@ -261,3 +261,20 @@ def test_dockerfile_copies_enough_to_build_the_wheel(tmp_path: Path) -> None:
         entry_points = next(archive.read(n).decode() for n in names if n.endswith("entry_points.txt"))
     assert "kubectl_instancetype/cli/__init__.py" in names and "kubectl_instancetype/templates/diff.md.j2" in names
     assert "kubectl-instancetype = kubectl_instancetype.cli:main" in entry_points
+
+
+def test_generate_reads_the_config_file_of_the_repository(tmp_path: Path) -> None:
+    """Argo CD checks the repository out and runs the plugin in the application's directory: the
+    .kubectl-instancetype.yaml at the repository's root names a catalog outside the application."""
+    repo = tmp_path / "repo"
+    app = repo / "apps" / "web"
+    app.mkdir(parents=True)
+    shutil.copy(EXAMPLE / "vm.yaml", app / "vm.yaml")
+    (repo / "catalog").mkdir()
+    shutil.copy(EXAMPLE / "instancetype.yaml", repo / "catalog" / "instancetype.yaml")
+    missing = generate(app)
+    assert missing.returncode == 1 and '"web-small" not found' in missing.stderr
+    (repo / ".kubectl-instancetype.yaml").write_text("catalog: [catalog/]\n")
+    done = generate(app)
+    assert done.returncode == 0, done.stderr
+    assert [d["kind"] for d in documents(done.stdout)] == ["VirtualMachine"]
