@@ -133,7 +133,13 @@ def test_validate_keeps_references_and_finds_catalogs_in_unchanged_files(repo: P
     subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
     failing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
     assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert ("vms/team-a/web.yaml:14:3: error: VirtualMachine default/web: failure checking preference requirements: "
+    assert ("vms/team-a/web.yaml:15:3: error: VirtualMachine default/web: failure checking preference requirements: "
             "insufficient Memory resources of 0 provided by VirtualMachine, preference requires 2Gi\n"
-            'vms/team-a/web.yaml:12:3: note: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "acme.smal" '
+            'vms/team-a/web.yaml:13:3: note: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "acme.smal" '
             'not found (did you mean "acme.small"?)\n') in failing.stdout
+    # The hooks read the settings of .kubectl-instancetype.yaml (found from the repository's root, where
+    # pre-commit runs them): a file it excludes is not checked.
+    (repo / ".kubectl-instancetype.yaml").write_text("exclude: [vms/team-a/web.yaml]\n")
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    configured = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
+    assert configured.returncode == 0, configured.stdout + configured.stderr
