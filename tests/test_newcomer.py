@@ -83,3 +83,10 @@ def test_diff_names_the_instancetype_and_preference_inferred_from_a_volume(tmp_p
     stdout, _err, status = invoke_cli(["diff", "vm.yaml", "--format", "markdown"], repo)
     assert status == 1
     assert "| `default/fedora` | u1.medium → u1.large | fedora | 1 → 2 | 4Gi → 8Gi | changed (catalog) |\n" in stdout
+
+
+@pytest.mark.parametrize("command", ["render", "validate", "diff", "suggest", "krm"])
+def test_version_on_every_command(command: str, tmp_path: Path) -> None:
+    top = invoke_cli(["--version"], tmp_path)
+    assert top[0].startswith("kubectl-instancetype ") and top[2] == 0
+    assert invoke_cli([command, "--version"], tmp_path) == top
