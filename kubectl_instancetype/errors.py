@@ -132,6 +132,7 @@ class KubeVirtError(ToolError):
 
     exit_code = EXIT_FINDINGS
     lookups: tuple[tuple[str, tuple[str | int, ...]], ...] = ()
+    hint: str = ""  # said after KubeVirt's message when it is reported (" (hint: …)")
 
     def __init__(
         self,

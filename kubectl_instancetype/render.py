@@ -156,7 +156,7 @@ def _render_vm(
         if exc.stage == POOL_STAGE:  # the pool's own webhook names the pool's fields
             root = ()
         causes = tuple((message, (*root, *keys) if keys else ()) for message, keys in exc.causes)
-        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field, causes)
+        located = KubeVirtError(f"{label}: {exc.message}{exc.hint}", exc.stage, exc.paths, exc.field, causes)
         located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
         notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
         problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)

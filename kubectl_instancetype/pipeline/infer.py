@@ -88,7 +88,9 @@ class _Resolver:
     def get(self, kind: str, namespace: str, name: str) -> Spec:
         obj = self.lookup.get(kind, namespace, name)
         if obj is None:
-            raise self.refusal(not_found(kind, name) + volume_hint(kind, name, namespace))
+            refusal = self.refusal(not_found(kind, name))  # KubeVirt's message; the hint goes after it
+            refusal.hint = volume_hint(kind, name, namespace)
+            raise refusal
         return obj
 
     def from_pvc(self, name: str, namespace: str) -> tuple[str, str]:
