@@ -84,3 +84,37 @@ def test_required_properties_with_a_default_are_not_reported() -> None:
 ])
 def test_date_time_is_strfmts(text: str, valid: bool) -> None:
     assert webhook.is_date_time(text) is valid
+
+
+def template_spec(domain: dict[str, Any], **more: Any) -> dict[str, Any]:
+    spec = {"runStrategy": "Halted", "template": {"spec": {"domain": {"devices": {}, **domain}, **more}}}
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm"}, "spec": spec}
+
+
+@pytest.mark.parametrize(("domain", "more", "message"), [
+    ({"cpu": {"cores": 99999999999}}, {},
+     "json: cannot unmarshal number 99999999999 into Go struct field VMISpecAlias.domain.cpu.cores of type uint32"),
+    ({"cpu": {"sockets": -1}}, {},
+     "json: cannot unmarshal number -1 into Go struct field VMISpecAlias.domain.cpu.sockets of type uint32"),
+    ({"devices": {"disks": [{"name": "a"}, {"name": "b", "bootOrder": -1}]}}, {},
+     "json: cannot unmarshal number -1 into Go struct field VMISpecAlias.domain.devices.disks.1.bootOrder"
+     " of type uint"),
+    ({}, {"readinessProbe": {"periodSeconds": 4294967296}},
+     "json: cannot unmarshal number 4294967296 into Go struct field VMISpecAlias.readinessProbe.periodSeconds of type"
+     " int32"),
+    # the first in the order of the request's (sorted) keys: cpu before devices
+    ({"cpu": {"threads": 2**32}, "devices": {"disks": [{"name": "a", "bootOrder": -1}]}}, {},
+     "json: cannot unmarshal number 4294967296 into Go struct field VMISpecAlias.domain.cpu.threads of type uint32"),
+])
+def test_kubevirt_refuses_integers_beyond_their_go_type(domain: dict[str, Any], more: dict[str, Any],
+                                                        message: str) -> None:
+    answer = admit(template_spec(domain, **more))
+    assert (answer.verdict, answer.stage) == (REFUSED, "kubevirt")
+    assert [p.message for p in answer.problems] == [message]
+
+
+def test_integers_within_their_go_type_and_go_ints_pass() -> None:
+    # bootOrder is a uint (no upper bound below int64); offsetSeconds and acpiIndex are Go ints (int64)
+    domain = {"cpu": {"cores": 2**32 - 1}, "clock": {"utc": {"offsetSeconds": 99999999999}},
+              "devices": {"disks": [{"name": "a", "bootOrder": 99999999999}]}}
+    assert webhook.spec_problems(template_spec(domain)) == []

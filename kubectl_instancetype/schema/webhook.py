@@ -8,8 +8,8 @@ The messages are go-openapi's, with list indices left out of the path (spec §9.
 ``, ``. KubeVirt decodes the request into ``map[string]interface{}`` first, so every JSON number reaches
 go-openapi as a float64: its kind is ``number`` (format ``float64``) whatever it looks like, and a whole one
 still passes as an integer. When the schema passes, the mutating webhook decodes the VM into KubeVirt's Go
-types; the one failure that can reach it past the API server is a malformed timestamp in a metadata the CRD
-keeps unchecked (:mod:`.godecode`).
+types: a malformed timestamp in metadata the CRD keeps unchecked, or an integer outside its Go field's range,
+fails there (:mod:`.godecode`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, re
     out: list[Problem] = []
     _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), defs, out)
     if not out:
-        failure = godecode.timestamp_problem(vm.get("spec"))
+        failure = godecode.decode_problem(vm.get("spec"))
         if failure is not None:
             out.append(failure)
     return out
