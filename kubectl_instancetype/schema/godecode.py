@@ -75,12 +75,12 @@ def decode_problem(spec: Any) -> Problem | None:
             return path, error
     template = spec.get("template") if isinstance(spec, dict) else None
     if isinstance(template, dict):
-        for path, value, kind in _integers(template.get("spec"), _TRIE, ()):
+        for where, number, kind in _integers(template.get("spec"), _TRIE, ()):
             low, high = RANGES[kind]
-            if not low <= value <= high:
-                field = "VMISpecAlias." + ".".join(str(step) for step in path)
-                message = f"json: cannot unmarshal number {value} into Go struct field {field} of type {kind}"
-                return ("spec", "template", "spec", *path), message
+            if not low <= number <= high:
+                field = "VMISpecAlias." + ".".join(str(step) for step in where)
+                message = f"json: cannot unmarshal number {number} into Go struct field {field} of type {kind}"
+                return ("spec", "template", "spec", *where), message
     return None
 
 
