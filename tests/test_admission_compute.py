@@ -374,3 +374,9 @@ def test_hyperv_causes_are_located_at_the_real_feature() -> None:
 def test_a_null_architecture_section_keeps_the_defaults() -> None:
     cfg: ClusterConfig = load_config({"architectureConfiguration": {"arm64": None}})
     assert (cfg.emulated_machines_for("arm64"), cfg.machine_type_for("arm64")) == (("virt*",), "virt")
+
+
+@pytest.mark.parametrize(("value", "live"), [(None, True), ("", False), ("Stage", False), ("LiveUpdate", True)])
+def test_rollout_strategy_as_kubevirt_reencodes_it(value: str | None, live: bool) -> None:
+    """A null strategy is dropped on KubeVirt's re-encoding and stays LiveUpdate; "" is kept and is not it."""
+    assert load_config({"vmRolloutStrategy": value}).live_update is live
