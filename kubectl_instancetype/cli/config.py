@@ -63,5 +63,6 @@ def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: b
         from ..yamlio.emit import dump_json, dump_yaml
 
         effective = effective_configuration(loaded.config)
-        sys.stdout.write(dump_json(effective) if output == "json" else release_comment(loaded.config) + dump_yaml(effective))
+        text = dump_json(effective) if output == "json" else release_comment(loaded.config) + dump_yaml(effective)
+        sys.stdout.write(text)
     sys.exit(status)
