@@ -28,7 +28,7 @@ def catalog() -> Catalog:
 
 
 def vm(it: Spec | None, pref: Spec | None, template: Spec | None = None) -> Spec:
-    spec: Spec = {"template": {"spec": template or {"domain": {}}}}
+    spec: Spec = {"runStrategy": "Halted", "template": {"spec": template or {"domain": {}}}}
     if it is not None:
         spec["instancetype"] = it
     if pref is not None:

@@ -37,7 +37,8 @@ def catalog(*objects: tuple[str, str, Spec]) -> Catalog:
 
 
 def vm(it: Spec | None = None, pref: Spec | None = None, template: Spec | None = None, **spec: Any) -> Spec:
-    body: Spec = {"template": {"spec": template if template is not None else {"domain": {}}}, **spec}
+    body: Spec = {"runStrategy": "Halted", "template": {"spec": template if template is not None else {"domain": {}}},
+                  **spec}
     if it is not None:
         body["instancetype"] = it
     if pref is not None:
