@@ -115,5 +115,5 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         if trace.on:
             trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
     set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
-    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata())
+    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata(), ctx.config.release)
     return vm

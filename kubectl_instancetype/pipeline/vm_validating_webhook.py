@@ -57,7 +57,7 @@ def admit(vm: Spec, ctx: Context) -> Spec:
         spread = check_spread(it, pref)
         if spread:
             raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
-        conflicts = apply_spec(BASE, it, pref, spec, meta)
+        conflicts = apply_spec(BASE, it, pref, spec, meta, release=ctx.config.release)
         if conflicts:
             field = conflict_field(conflicts[0])
             raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
