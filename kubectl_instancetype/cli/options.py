@@ -63,7 +63,7 @@ class KubeVirtVersionOption(click.Option):
         return None if record is None else (record[0], f"{record[1]} {assumed_release_text()}")
 
 
-def _checked_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def checked_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A known version (resolved again where it is used), or one line on stderr and exit 2."""
     if value is None or ctx.resilient_parsing:
         return value
@@ -85,7 +85,7 @@ KUBEVIRT_VERSION_HELP = ("The KubeVirt release the cluster runs, whose behaviour
 def kubevirt_version_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--kubevirt-version VERSION``, handed to the command as ``kubevirt_version`` (checked: exit 2)."""
     return click.option("--kubevirt-version", "kubevirt_version", metavar="VERSION", cls=KubeVirtVersionOption,
-                        callback=_checked_version, help=KUBEVIRT_VERSION_HELP)(func)
+                        callback=checked_version, help=KUBEVIRT_VERSION_HELP)(func)
 
 
 def version_of(own: str | None) -> str | None:
