@@ -152,7 +152,8 @@ def _memory_request(cfg: ClusterConfig, domain: Spec, trace: Trace) -> None:
         return
     if "memory" in requests:
         return
-    memory = domain.get("memory") if isinstance(domain.get("memory"), dict) else {}
+    found = domain.get("memory")
+    memory: Spec = found if isinstance(found, dict) else {}
     value, origin = memory.get("guest"), MEMORY_REQUEST_FROM_GUEST
     if value is None:
         value, origin = (memory.get("hugepages") or {}).get("pageSize"), MEMORY_REQUEST_FROM_HUGEPAGES
