@@ -99,6 +99,11 @@ FACTS: tuple[Fact, ...] = (
          "a panic device named in the preference is created, not only given its model"),
     Fact("defaults_arm64_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
          "arm64 EFI firmware defaulted secureBoot; dropped in v1.8.3 and v1.9.0"),
+    # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
+    Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
+         "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
+         "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
+         "binding method', so an interface without a binding is admitted)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
