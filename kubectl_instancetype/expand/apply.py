@@ -21,8 +21,10 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
     """Apply ``it`` then ``pref`` to ``spec``/``meta`` as ``release`` does; the conflict paths, in KubeVirt's
     order."""
     if it is not None:
-        conflicts = [path for applier in instancetype.APPLIERS
-                     for path in applier(base, it, pref, spec, meta, trace)]
+        appliers = instancetype.APPLIERS
+        if not release.memory_conflicts_only_guest:
+            appliers = tuple(instancetype.memory_any_conflicts if a is instancetype.memory else a for a in appliers)
+        conflicts = [path for applier in appliers for path in applier(base, it, pref, spec, meta, trace)]
         if conflicts:
             return conflicts
     if pref is not None:
