@@ -303,26 +303,7 @@ def test_access_credentials() -> None:
     assert fields(causes)[4] == "spec.accessCredentials[1].userPassword.propagationMethod"
 
 
-# validateBootOrder's disks, and the VMI webhook's volume mapping
-
-
-def test_disks_and_their_volumes() -> None:
-    spec = spec_of(
-        [{"name": "nothing"}, {"name": "cd", "cdrom": {}, "bootOrder": 1}, {"name": "l", "lun": {}, "bootOrder": 1},
-         {"name": "dm", "cdrom": {}}, {"name": "dm2", "disk": {"bus": "sata"}}],
-        [{"name": "l", "emptyDisk": {}}, {"name": "dm", "downwardMetrics": {}}, {"name": "dm2", "downwardMetrics": {}}],
-    )
-    assert messages(volumes.disk_volumes(SPEC, spec, gates(disabled=("DeclarativeHotplugVolumes",)))) == [
-        "spec.domain.devices.disks[0].Name 'nothing' not found.",
-        "DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk",
-        "spec.domain.devices.disks[2].lun can only be mapped to a DataVolume or PersistentVolumeClaim volume.",
-        "Boot order for spec.domain.devices.disks[2].bootOrder already set for a different device.",
-        "DownwardMetrics volume must be mapped to a disk, but disk is not set on spec.domain.devices.disks[3].disk.",
-        "DownwardMetrics volume must be mapped to virtio bus, but spec.domain.devices.disks[4].disk.bus is set to sata",
-    ]
-    assert "Name 'nothing'" in messages(volumes.disk_volumes(SPEC, spec, DEFAULT_CONFIG))[0]
-    assert len(volumes.disk_volumes(SPEC, spec, DEFAULT_CONFIG)) == 5  # an empty CD-ROM is fine by default
-    assert fields(volumes.disk_volumes(SPEC, spec, DEFAULT_CONFIG))[0] == "spec.domain.devices.disks[0].name"
+# The VMI webhook's volume mapping
 
 
 def test_volume_disks_in_the_vmi_webhook() -> None:
@@ -439,9 +420,18 @@ def test_vmi_webhook_runs_validate_disks_twice() -> None:
 
 def test_vmi_spec_order_of_the_storage_rules() -> None:
     rules = vmi_spec.RULES
-    assert rules.index(volumes.disk_volumes) + 1 == rules.index(vmi_spec.devices.boot_order)
-    assert rules.index(disks.domain_disks) + 1 == rules.index(vmi_spec.firmware.domain)
-    assert rules.index(vmi_spec.firmware.domain) + 1 == rules.index(volumes.volumes)
     at = rules.index(volumes.volumes)
-    assert rules[at:at + 4] == (volumes.volumes, volumes.container_disks, volumes.utility_volumes_on_creation,
-                                volumes.access_credentials)
+    assert rules[at - 1:at + 4] == (vmi_spec.firmware.domain, volumes.volumes, volumes.container_disks,
+                                    volumes.utility_volumes_on_creation, volumes.access_credentials)
+    assert rules.index(volumes.persistent_reservation) + 1 == rules.index(volumes.downward_metrics)
+    assert rules.index(volumes.downward_metrics) + 1 == rules.index(volumes.virtiofs_filesystems)
+
+
+def test_the_vmi_spec_checks_disks_once() -> None:
+    """ValidateVirtualMachineInstanceSpec reaches ValidateDisks only through validateDomainSpec and matches disks
+    with volumes only in validateBootOrder: each cause once (the VM webhook's answer)."""
+    spec = spec_of([{"name": "a", "disk": {"bus": "VirtIO"}}, {"name": "lost"}], [{"name": "a", "emptyDisk": {}}])
+    found = messages(vmi_spec.validate(SPEC, spec, DEFAULT_CONFIG))
+    assert found.count("spec.domain.devices.disks[0] is set with an unrecognized bus VirtIO, must be one of: "
+                       "[virtio scsi sata usb]") == 1
+    assert found.count("spec.domain.devices.disks[1].Name 'lost' not found.") == 1

@@ -151,7 +151,10 @@ def test_a_vm_admission_lets_through_meets_the_lookup_error(it: Spec, pref: Spec
 
 
 def test_a_vm_without_matchers_is_admitted_and_unchanged() -> None:
-    machine = vm(template={"domain": {}, "networks": [{"name": "default", "pod": {}}]})
+    # A pod network needs its interface: KubeVirt adds none beside a network the VM names, and refuses
+    # "spec.template.spec.networks[0].name 'default' not found." (pkg/network/admitter/netiface.go).
+    devices = {"interfaces": [{"name": "default", "masquerade": {}}]}
+    machine = vm(template={"domain": {"devices": devices}, "networks": [{"name": "default", "pod": {}}]})
     assert render_vm(machine, NS, catalog(), NO_BRIDGE) == machine
 
 

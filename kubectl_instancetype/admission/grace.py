@@ -106,7 +106,7 @@ def validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     return causes
 
 
-def annotations(field: FieldPath, spec: Spec, notes: dict[str, Any], cfg: ClusterConfig) -> list[Cause]:
+def annotation_causes(field: FieldPath, spec: Spec, notes: dict[str, Any], cfg: ClusterConfig) -> list[Cause]:
     """``validateGraceIOVirtualizationAnnotations``: Grace requests keep the PCI devices off the root complex
     and the 64-bit PCI hole on."""
     graces, _ = _requests(FieldPath.of("spec"), spec, cfg)

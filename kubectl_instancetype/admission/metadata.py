@@ -39,5 +39,5 @@ def vmi_metadata(field: FieldPath, metadata: Spec, cfg: ClusterConfig, kubevirt_
 
 
 def grace_io_annotations(field: FieldPath, spec: Spec, annotations: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """Grace GPU passthrough's annotations (:func:`.grace.annotations`)."""
-    return grace.annotations(field, spec, annotations, cfg)
+    """Grace GPU passthrough's annotations (:func:`.grace.annotation_causes`)."""
+    return grace.annotation_causes(field, spec, annotations, cfg)

@@ -7,7 +7,7 @@ KubeVirt's order; the modules are KubeVirt's areas.
 from __future__ import annotations
 
 from ..config import ClusterConfig
-from . import cpu, devices, disks, dns, firmware, machine, memory, scheduling, volumes
+from . import cpu, devices, dns, firmware, machine, memory, scheduling, volumes
 from .cause import Cause, FieldPath, Rule, Spec, run_rules
 from .network import rules as network
 
@@ -34,13 +34,11 @@ RULES: tuple[Rule, ...] = (
     scheduling.topology_spread_constraints,
     network.validate,
     network.dra_creation,
-    volumes.disk_volumes,  # validateBootOrder's disks, then
-    devices.boot_order,  # its interfaces
+    devices.boot_order,
     devices.input_devices,
     devices.io_threads_policy,
     scheduling.probes,
-    disks.domain_disks,  # validateDomainSpec's disks, then
-    firmware.domain,  # the rest of the domain
+    firmware.domain,
     volumes.volumes,
     volumes.container_disks,
     volumes.utility_volumes_on_creation,

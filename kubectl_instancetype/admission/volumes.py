@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..config import ClusterConfig
 from .cause import Cause, FieldPath, Spec
-from .storage import boot_order, credentials, features, mapping
+from .storage import credentials, features, mapping
 from .storage import disks as storage_disks
 from .storage import volumes as storage_volumes
 from .storage.spec import items
@@ -38,8 +38,6 @@ def access_credentials(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
         field.child("accessCredentials"), items(spec.get("accessCredentials")), spec_volumes(spec))
 
 
-# The disks half of validateBootOrder, listed in vmi_spec just before devices.boot_order (the interfaces half).
-disk_volumes = boot_order.disk_volumes
 persistent_reservation = features.persistent_reservation
 downward_metrics = features.downward_metrics
 virtiofs_filesystems = features.virtiofs_filesystems

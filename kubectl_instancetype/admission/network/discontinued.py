@@ -22,3 +22,13 @@ def discontinued_bindings(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> l
             if has(iface, binding):
                 causes.append(interfaces_path(field).index(idx).child(binding).cause(message))
     return causes
+
+
+def controller_refusal(spec: Spec, cfg: ClusterConfig) -> str | None:
+    """virt-controller's own refusal to create a VMI with discontinued bindings (``startVMI`` in
+    pkg/virt-controller/watch/vm/vm.go runs ``ValidateCreation`` on the VMI it is about to create): the causes
+    printed as Go prints ``*metav1.StatusCause`` values joined by ``errors.Join``. The VM webhook refuses such a
+    VM on create first; this is reached by a VM admitted before the bindings were discontinued."""
+    causes = discontinued_bindings(FieldPath.of("spec"), spec, cfg)
+    printed = [f"&StatusCause{{Type:FieldValueInvalid,Message:{c.message},Field:{c.field},}}" for c in causes]
+    return "failed create validation: " + "\n".join(printed) if printed else None

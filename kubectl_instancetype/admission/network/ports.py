@@ -45,10 +45,10 @@ def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
             causes.append(where.cause(f"Invalid name of the port: {port_name}"))
         seen.add(port_name)
     for i, port in enumerate(_ports(iface)):
-        where, number_ = at.child("ports").index(i), number(port, "port")
-        if number_ == 0:
+        where, port_number = at.child("ports").index(i), number(port, "port")
+        if port_number == 0:
             causes.append(where.child("port").cause("Port field is mandatory."))
-        if number_ < 0 or number_ >= 65536:
+        if port_number < 0 or port_number >= 65536:
             causes.append(where.child("port").cause("Port field must be in range 0 < x < 65536."))
         if text(port, "protocol") not in ("", *PROTOCOLS):
             causes.append(where.child("protocol").cause("Unknown protocol, only TCP or UDP allowed"))

@@ -29,18 +29,22 @@ def is_set(obj: Obj, key: str) -> bool:
 
 
 def devices(spec: Obj) -> Obj:
+    """``spec.domain.devices``."""
     return mapping(mapping(spec.get("domain")).get("devices"))
 
 
 def disks(spec: Obj) -> list[Obj]:
+    """``spec.domain.devices.disks``."""
     return items(devices(spec).get("disks"))
 
 
 def filesystems(spec: Obj) -> list[Obj]:
+    """``spec.domain.devices.filesystems``."""
     return items(devices(spec).get("filesystems"))
 
 
 def volumes(spec: Obj) -> list[Obj]:
+    """``spec.volumes``."""
     return items(spec.get("volumes"))
 
 
