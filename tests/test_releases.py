@@ -246,3 +246,59 @@ def test_upgrade_preview_is_no_git_diff() -> None:
     _, err, status = run("diff", "--base", "HEAD", "--base-kubevirt-version", "1.8", "vms/")
     assert status == 2
     assert "--base compares git revisions, --base-kubevirt-version KubeVirt releases: give one of them" in err
+
+
+MISSING = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: web
+spec:
+  runStrategy: Halted
+  instancetype:
+    name: u1.nosuch
+  template:
+    spec:
+      domain:
+        devices: {}
+"""
+
+
+def test_v1_5_refuses_a_vm_whose_instancetype_is_missing(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text(MISSING)
+    errors = {version: invoke_cli(["--kubevirt-version", version, "--no-builtin-catalog", "render", "-f", "vm.yaml"],
+                                  tmp_path)[1:] for version in ("1.5", "1.6")}
+    assert errors["1.5"] == (
+        'vm.yaml:7:3: error: VirtualMachine default/web: Failure to find instancetype: '
+        'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nosuch" not found\n', 1)
+    # v1.6 admits it; the expansion fails on the lookup
+    assert errors["1.6"] == ('vm.yaml:7:3: error: VirtualMachine default/web: '
+                             'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nosuch" not found\n', 1)
+
+
+def test_matcher_causes_before_v1_7() -> None:
+    from kubectl_instancetype.api.matchers import INSTANCETYPE_MATCHER
+    from kubectl_instancetype.pipeline.vm_mutating_webhook import matcher_causes
+
+    vm = {"spec": {"instancetype": {"name": "u1.small", "kind": "VirtualMachineInstancetype",
+                                    "inferFromVolume": "root"}}}
+    assert matcher_causes(INSTANCETYPE_MATCHER, vm, BY_NAME["v1.6.6"]) == [
+        ("Name should not be provided when InferFromVolume is used within the InstancetypeMatcher",
+         ("spec", "instancetype", "name")),
+        ("Kind should not be provided when InferFromVolume is used within the InstancetypeMatcher",
+         ("spec", "instancetype", "kind")),
+    ]
+    assert matcher_causes(INSTANCETYPE_MATCHER, vm, BY_NAME["v1.7.0"]) == [
+        ("Name already set, should be cleared before setting inferFromVolume", ("spec", "instancetype")),
+        ("Kind already set, should be cleared before setting inferFromVolume", ("spec", "instancetype")),
+    ]
+
+
+@pytest.mark.parametrize(("version", "conflicts"), [
+    ("v1.6.6", ["spec.domain.memory"]),  # any domain.memory conflicts
+    ("v1.7.0", []),  # only memory.guest (and what the instancetype sets) does
+])
+def test_memory_conflicts_before_v1_7(version: str, conflicts: list[str]) -> None:
+    spec: dict[str, object] = {"domain": {"memory": {"hugepages": {"pageSize": "2Mi"}}}}
+    it = {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}
+    assert apply_spec("spec", it, None, spec, {}, release=BY_NAME[version]) == conflicts
