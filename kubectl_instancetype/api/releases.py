@@ -104,6 +104,10 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
+    Fact("vmi_webhook_repeats_disk_causes", {(1, 10): 0},
+         "main's VMI create webhook runs the storage spec validators a second time (the storage validators it "
+         "registers besides ValidateVirtualMachineInstanceSpec): each disk cause, e.g. 'Logical size 4096 must "
+         "be 512 for SATA devices', comes twice; v1.9.0 gives it once (kv-expand at v1.9.0 and main, 831 inputs)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
