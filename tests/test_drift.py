@@ -134,7 +134,8 @@ def test_drift_pointers_escape_and_name_leaves() -> None:
 
 
 def _ours(case: str) -> dict[str, Any]:
-    loaded = gather(Request((str(CONFORMANCE / "cases" / case / "input.yaml"),), builtin=False), FILES)
+    loaded = gather(Request((str(CONFORMANCE / "cases" / case / "input.yaml"),), builtin=False,
+                           kubevirt_version="main"), FILES)
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), render_stored)
     item = next(i for i in result.items if i.is_vm)
     assert item.problem is None, item.problem

@@ -34,7 +34,7 @@ RUNNER = _runner() if (CORPUS / "runner.py").exists() else None
 
 def run(case: Path, mode: str) -> tuple[int, str]:
     """Exit status and stderr of ``render -f input.yaml --validate=MODE``, as the CLI computes them."""
-    loaded = gather(Request((str(case / "input.yaml"),), builtin=False, validate=mode), FILES)
+    loaded = gather(Request((str(case / "input.yaml"),), builtin=False, validate=mode, kubevirt_version="main"), FILES)
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config))
     problems = [*loaded.problems, *result.problems]
     lines = [n.render() for n in loaded.notices] + [p.render() for p in problems]
