@@ -225,7 +225,14 @@ def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
     """Everything a command needs, read from the files these options name."""
     reader = FileReader(inputs.outside) if inputs.outside else FILES
     loaded = gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # for --summary: the -f files read, VMs or not (catalogs aside)
+        ctx.meta[FILES_READ] = len({d.source for d in loaded.documents}
+                                   | {n.location.path for n in loaded.notices if n.severity == "note" and n.location})
     return _nothing_read(inputs, loaded)
+
+
+FILES_READ = "kubectl_instancetype.files_read"
 
 
 def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:

@@ -75,9 +75,13 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
 
 
 def summary(result: RunResult) -> str:
-    """``N VMs in M files: K rendered, J refused, W warnings``."""
+    """``N VMs in M files: K rendered, J refused, W warnings`` (M: the files read, VMs or not)."""
+    from .options import FILES_READ
+
+    ctx = click.get_current_context(silent=True)
+    read = ctx.meta.get(FILES_READ) if ctx is not None else None
     vms = len(result.checked)
-    files = len({c.file for c in result.checked})
+    files = read if isinstance(read, int) else len({c.file for c in result.checked})
     refused = sum(c.problem is not None for c in result.checked)
     warnings = sum(n.severity == "warning" for n in result.notices)
     return (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
