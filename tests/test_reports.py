@@ -25,8 +25,8 @@ def sarif(case: str, tmp_path: Path, *extra: str) -> tuple[dict[str, Any], int]:
     args = [a for a in (CASES / case / "args").read_text().splitlines() if a != "--summary"]  # a line of its own
     if "--output-format" in args:
         del args[args.index("--output-format"):args.index("--output-format") + 2]
-    _out, err, status = invoke_cli([*args, *extra, "--output-format", "sarif"], work)
-    return json.loads(err), status
+    out, err, status = invoke_cli([*args, *extra, "--output-format", "sarif"], work)
+    return json.loads(out if args[0] == "validate" else err), status  # validate prints it on stdout
 
 
 def snippets(value: Any) -> list[Any]:

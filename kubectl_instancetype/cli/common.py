@@ -39,8 +39,8 @@ def common_options() -> list[click.Parameter]:
                      show_default=True, expose_value=False, callback=_keep("format"),
                      help="How problems and warnings are reported: text lines (path:line:col: error: message), "
                           "json (a kubectl-validate style metav1.Status per object, by file), sarif (SARIF 2.1.0 for "
-                          "code scanning), junit (JUnit XML) or github (workflow annotations). On standard error, "
-                          "or in --output-file."),
+                          "code scanning), junit (JUnit XML) or github (workflow annotations). In --output-file, "
+                          "else on standard error (standard output for validate, which prints nothing else)."),
         click.Option(["--output-file", "output_file"], metavar="FILE", type=click.Path(dir_okay=False),
                      expose_value=False, callback=_keep("file"),
                      help="Write the --output-format report to FILE (the text lines stay on standard error)."),

@@ -46,8 +46,8 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
         if os.environ.get("GITHUB_ACTIONS") == "true" and fmt != "github":
             for line in workflow_commands(result):
                 click.echo(line, err=True)
-    else:
-        click.echo(formatted(result, fmt, suite), err=True, nl=False)
+    else:  # on standard output when the command prints nothing else there (validate), as ruff and kubectl-validate
+        click.echo(formatted(result, fmt, suite), err=not settings.get("stdout_free"), nl=False)
     for note in notes:
         click.echo(note, err=True)
     if settings.get("summary"):

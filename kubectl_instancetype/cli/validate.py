@@ -43,7 +43,8 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
              vmi: bool, junit_xml: str | None) -> None:
     """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
 
-    Nothing is printed on standard output: the problems go to standard error and decide the exit status.
+    The problems go to standard error and decide the exit status; a --output-format other than text is
+    printed on standard output (nothing else is).
     Files are not required to be expanded (see render --check for that). PATH arguments are more -f inputs
     (as pre-commit passes them).
 
@@ -52,6 +53,9 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
       kubectl instancetype validate -f vms/ -R --catalog instancetypes/
       kubectl instancetype validate vms/web.yaml --repo-catalog
     """
+    from .common import META
+
+    click.get_current_context().meta.setdefault(META, {})["stdout_free"] = True  # reports may go to stdout
     inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
