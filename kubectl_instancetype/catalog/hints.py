@@ -77,11 +77,25 @@ def hint(error: NotFound, lookup: object) -> str:
     if close:
         quoted = " or ".join(f'"{c}"' for c in close)
         return f" (did you mean {quoted}?)"
+    elsewhere = _namespaces_of(lookup, error.kind, error.name) if cluster_kind is not None else []
+    if elsewhere:
+        where = " and ".join(elsewhere)
+        return (f" (hint: {error.kind} {error.name} is in namespace {where}, not {error.namespace}: a namespaced "
+                f"instancetype or preference serves the VMs of its own namespace; set the VM's metadata.namespace "
+                f"or -n {elsewhere[0]})")
     if cluster_kind is not None:
         return (f" (hint: no {error.kind} {error.namespace}/{error.name} was read: pass the file that defines it "
                 f"with -f or --catalog, or fetch it with `kubectl get {error.kind.lower()} {error.name} "
                 f"-n {error.namespace} -o yaml`)")
     return ""
+
+
+def _namespaces_of(lookup: object, kind: str, name: str) -> list[str]:
+    """The namespaces that hold a ``kind`` named ``name`` among what was read."""
+    entries = getattr(lookup, "entries", None)
+    if not isinstance(entries, dict):
+        return []
+    return sorted({key[1] for key in entries if isinstance(key, tuple) and key[0] == kind and key[2] == name})
 
 
 def _exists(lookup: object, kind: str, name: str) -> bool:
