@@ -74,3 +74,28 @@ def test_kubectl_kustomize_applies_the_printed_patches(kubectl_path: str | None,
                    cwd=app)
     assert [without_namespace(d) for d in documents(built.stdout)] == \
         [without_namespace(d) for d in documents(rendered.stdout)]
+
+
+@pytest.mark.slow
+@KUBECTLS
+@pytest.mark.parametrize("text", [
+    '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "metadata": {"name": "a",},\n  "data": {}\n}\n',
+    '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"k": "v",\n}}\n',
+    '{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", '
+    '"metadata": {"name": "b"}},]}\n',
+])
+def test_a_json_trailing_comma_is_refused_as_kubectl_refuses_it(kubectl_path: str | None, text: str,
+                                                                 tmp_path: Path) -> None:
+    """kubectl (up to 1.34) reads a stream that starts with { as strict JSON: the same message and byte offset,
+    exit 3 here."""
+    (tmp_path / "cm.json").write_text(text)
+    theirs = run([kubectl(kubectl_path), "create", "--dry-run=client", "--validate=false", "-o", "name", "-f",
+                   "cm.json"], tmp_path)
+    ours = run([str(VENV_BIN / "kubectl-instancetype"), "validate", "-f", "cm.json"], tmp_path)
+    if "error parsing cm.json" not in theirs.stderr:
+        # kubectl 1.35 reads the stream leniently (it goes on to ask the server for the API groups): we keep
+        # refusing what kubectl 1.34 and earlier refuse, the releases most clusters' users still run.
+        pytest.skip(f"this kubectl accepts a trailing comma: {theirs.stderr.strip().splitlines()[-1][:80]}")
+    assert theirs.returncode == 1 and ours.returncode == 3, ours.stderr
+    said = theirs.stderr.strip().removeprefix("error: error parsing cm.json: ")
+    assert said.startswith("json: offset ") and ours.stderr.split(": error: ", 1)[1].strip() == said
