@@ -189,7 +189,8 @@ def _write(change: FileChange, place: files.Place, problems: list[ToolError]) ->
     if change.after is None:  # never planned for writing
         return False
     try:
-        files.write(place, change.after)
+        # in place it is a read-modify-write: the file must still hold what it was read as
+        files.write(place, change.after, change.before if place.confined_to is None else None)
     except InputError as exc:
         problems.append(exc)
         return False
