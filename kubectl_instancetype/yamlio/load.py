@@ -138,19 +138,31 @@ def resolve_plain(value: str) -> Any:
     return _SPECIAL_FLOAT.get(value, value)
 
 
-def _parse_int(value: str) -> int:
+_UINT64_MAX = 2**64 - 1
+_MAX_DIGITS = {2: 64, 8: 22, 10: 20, 16: 16}  # the most digits a uint64 has in each base
+
+
+def _parse_int(value: str) -> int | float | str:
+    """An integer as go-yaml v2 reads it (resolve.go): an int64 or uint64 when it is one, else a float64
+    when ``strconv.ParseFloat`` reads it (decimal, finite), else the text as a string. Digits are counted
+    before converting, so no text is long enough to hit Python's int conversion limit."""
     text = value.replace("_", "")
     sign = -1 if text.startswith("-") else 1
     digits = text.lstrip("+-")
-    if digits.startswith("0b"):
-        return sign * int(digits[2:], 2)
-    if digits.startswith("0x"):
-        return sign * int(digits[2:], 16)
-    if digits.startswith("0o"):
-        return sign * int(digits[2:], 8)
-    if len(digits) > 1 and digits.startswith("0"):
-        return sign * int(digits, 8)
-    return sign * int(digits)
+    base = 10
+    if digits.startswith(("0b", "0x", "0o")):
+        base, digits = {"b": 2, "x": 16, "o": 8}[digits[1]], digits[2:]
+    elif len(digits) > 1 and digits.startswith("0"):
+        base = 8
+    significant = digits.lstrip("0")
+    if len(significant) <= _MAX_DIGITS[base]:
+        number = sign * int(digits or "0", base)
+        if -(2**63) <= number <= _UINT64_MAX:
+            return number
+    if base != 10:
+        return value  # ParseFloat reads no hex without an exponent, no octal, no binary: a string
+    number = float(text)
+    return number if math.isfinite(number) else value
 
 
 def _tagged(tag: str, value: str, where: Location) -> Any:
@@ -308,9 +320,19 @@ def _mark(mark: Any, source: str) -> Location:
     return Location(source, mark.line + 1, mark.column + 1)
 
 
-def _syntax_error(exc: Exception, source: str) -> InputError:
+def _syntax_error(exc: Exception, source: str, text: str | None = None) -> InputError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[-1]
+    position = getattr(exc, "position", None)
+    if mark is None and isinstance(position, int) and hasattr(exc, "character"):  # libyaml's reader
+        char, reason = exc.character, getattr(exc, "reason", "")
+        code = f"#x{char:04x}" if isinstance(char, int) else repr(char)
+        message = f"YAML syntax error: unacceptable character {code}: {reason}"
+        if text is None:
+            return InputError(message, Location(source))
+        line = text.count("\n", 0, position) + 1
+        return InputError(message, Location(source, line, position - text.rfind("\n", 0, position)))
+    lines = [line for line in str(exc).strip().splitlines() if not line.lstrip().startswith("in \"<")]
+    problem = getattr(exc, "problem", None) or (lines[-1] if lines else type(exc).__name__)
     context = getattr(exc, "context", None)
     message = f"YAML syntax error: {context}, {problem}" if context else f"YAML syntax error: {problem}"
     if mark is None:
@@ -382,7 +404,7 @@ class _Builder:
         except Exception as exc:  # the parser raises its own MarkedYAMLError family
             if _refused(exc, self.text):
                 raise _ReadAgain from None
-            raise _syntax_error(exc, self.source) from None
+            raise _syntax_error(exc, self.source, self.text) from None
         return out
 
     def each(self, parser: Any) -> Iterator[Any]:
@@ -561,7 +583,7 @@ def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Iter
             raise InternalLimitError("document nested too deeply", Location(source)) from None
         except Exception as exc:
             if not _refused(exc, builder.text):
-                raise _syntax_error(exc, source) from None
+                raise _syntax_error(exc, source, builder.text) from None
 
 
 def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:
