@@ -208,8 +208,18 @@ def apply(
     that cannot be rewritten or written) are appended; the caller reports them before the notes, so that
     a summary is the last line.
     """
+    from ..yamlio import roundtrip
+    from .progress import Progress
+
     verdict_only = options.check and not options.diff
-    return settle(plan_changes(pairs, items, present, problems, options.output_dir, verdict_only), options, problems)
+    progress = Progress()
+    roundtrip.AFTER_DOCUMENT.append(progress.document)
+    try:
+        return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
+                                   verdict_only), options, problems)
+    finally:
+        roundtrip.AFTER_DOCUMENT.remove(progress.document)
+        progress.done()
 
 
 def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOptions,

@@ -16,7 +16,7 @@ import io
 import os
 import sys
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import zip_longest
 from typing import Any
 
@@ -46,6 +46,10 @@ def _said_paths() -> None:
 
 if os.environ.get("KUBECTL_INSTANCETYPE_WRITE_PATHS"):
     atexit.register(_said_paths)
+
+
+#: called after each document a rewrite copies or rewrites (the progress of a long ``--write``)
+AFTER_DOCUMENT: list[Callable[[], None]] = []
 
 
 class RewriteError(InputError):
@@ -94,13 +98,14 @@ def _directives(gap: str) -> str:
     return "".join(lines) + "---\n" if lines else ""
 
 
-def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap: str = "") -> str:
+def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap: str = "",
+                  verify: bool = True) -> str:
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
     newline = "\r\n" if "\r\n" in text else "\n"
     # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
     # end of its own does not say which one the file uses.
-    spliced = splice(lf, body.data, new, _directives(gap)) if "\n" in lf else None
+    spliced = splice(lf, body.data, new, _directives(gap), verify) if "\n" in lf else None
     if spliced is not None:
         WRITE_PATHS["splice"] += 1
     # Both paths keep one promise: a spliced body that would lose a comment goes to the editor, which keeps
@@ -147,6 +152,15 @@ def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Docu
     missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
     if missing:
         raise RewriteError("file changed while it was being rendered", Location(source))
+    # Spliced documents are checked once, with the whole stream; only when that check fails is each
+    # spliced document checked on its own (and given to the editor when its splice does not read back).
+    try:
+        return _rewritten(text, layout, new_docs, source, verify=False)
+    except RewriteError:
+        return _rewritten(text, layout, new_docs, source, verify=True)
+
+
+def _rewritten(text: str, layout: Layout, new_docs: Mapping[int, Any], source: str, verify: bool) -> str:
     out: list[str] = []
     gap = ""
     for body, piece in layout.pieces():
@@ -154,7 +168,10 @@ def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Docu
             out.append(piece)
             gap = piece if body is None else ""
         else:
-            out.append(_rewrite_body(body, piece, new_docs[body.index], text, source, gap))
+            out.append(_rewrite_body(body, piece, new_docs[body.index], text, source, gap, verify))
+        if body is not None and verify is False:
+            for said in AFTER_DOCUMENT:
+                said()
     result = "".join(out)
     if result != text:
         _check_whole(result, layout, new_docs, source)

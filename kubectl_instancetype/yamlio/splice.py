@@ -52,10 +52,11 @@ class _Node:
         self.items: list[_Node] | None = None  # a sequence's items
 
 
-def splice(text: str, old: Any, new: Any, prelude: str = "") -> str | None:
+def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True) -> str | None:
     """``text`` (one document, LF line ends) changed to hold ``new``; None when splicing cannot keep the
     editor's promises for this change. ``prelude`` is the directives the document is read under (``%TAG``),
-    with the ``---`` that ends them."""
+    with the ``---`` that ends them. Without ``verify`` the output is not loaded back here: the caller
+    checks the whole stream once, and splices again with ``verify`` when that check fails."""
     try:
         root, layout = _tree(prelude + text, len(prelude))
         edits: list[tuple[int, int, str]] = []
@@ -72,6 +73,8 @@ def splice(text: str, old: Any, new: Any, prelude: str = "") -> str | None:
     for _, (start, end, replacement) in sorted(enumerate(edits), key=lambda e: (e[1][0], e[1][1], e[0]),
                                                reverse=True):
         out = out[:start] + replacement + out[end:]
+    if not verify:
+        return out
     try:
         docs = load_stream(prelude + out, "<splice>")
     except Exception:
