@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import TextIO, TypeVar
 
 INTERVAL = 5.0  # seconds before the first line, and between two lines of a log
 LIVE = 0.25  # seconds between two updates of a terminal's counter
@@ -22,15 +22,16 @@ T = TypeVar("T")
 class Progress:
     """Counts what a run has done (VMs rendered, documents rewritten) and says it now and then."""
 
-    def __init__(self, stream: object = None, interval: float = INTERVAL, clock: object = time.monotonic) -> None:
-        self.stream = stream if stream is not None else sys.stderr
+    def __init__(self, stream: TextIO | None = None, interval: float = INTERVAL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream: TextIO = stream if stream is not None else sys.stderr
         self.clock = clock
         self.interval = interval
-        self.start = clock()  # type: ignore[operator]
+        self.start = clock()
         self.said = self.start
         self.rendered = 0
         self.rewritten = 0
-        self.live = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.live = self.stream.isatty()
         self.shown = False
         self.enabled = os.environ.get("KUBECTL_INSTANCETYPE_PROGRESS", "1") not in ("0", "false", "no")
 
@@ -49,20 +50,17 @@ class Progress:
     def tick(self) -> None:
         if not self.enabled:
             return
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         if now - self.start < self.interval or now - self.said < (LIVE if self.live else self.interval):
             return
         self.said = now
         line = f"kubectl-instancetype: {self.rendered} VMs rendered, {self.rewritten} documents rewritten " \
                f"({now - self.start:.0f} s)"
-        write = self.stream.write  # type: ignore[attr-defined]
-        write(f"\r{line}\x1b[K" if self.live else line + "\n")
+        self.stream.write(f"\r{line}\x1b[K" if self.live else line + "\n")
         self.shown = True
-        flush = getattr(self.stream, "flush", None)
-        if flush is not None:
-            flush()
+        self.stream.flush()
 
     def done(self) -> None:
         """Clear a terminal's counter (a log keeps its lines)."""
         if self.live and self.shown:
-            self.stream.write("\r\x1b[K")  # type: ignore[attr-defined]
+            self.stream.write("\r\x1b[K")

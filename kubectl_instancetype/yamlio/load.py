@@ -156,9 +156,9 @@ def _parse_int(value: str) -> int | float | str:
         base = 8
     significant = digits.lstrip("0")
     if len(significant) <= _MAX_DIGITS[base]:
-        number = sign * int(digits or "0", base)
-        if -(2**63) <= number <= _UINT64_MAX:
-            return number
+        whole = sign * int(digits or "0", base)
+        if -(2**63) <= whole <= _UINT64_MAX:
+            return whole
     if base != 10:
         return value  # ParseFloat reads no hex without an exponent, no octal, no binary: a string
     number = float(text)
