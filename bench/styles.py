@@ -178,3 +178,21 @@ def stream(style: str, count: int, pick: object) -> str:
         docs.append(vm(style, i, i % 10, it, pref))
     sep = "---\r\n" if style == "crlf" else "---\n"
     return sep.join(docs)
+
+
+def hand_sized(text: str) -> str:
+    """``text`` with its VMs sized by hand instead (no instancetype nor preference; a guest memory and CPU
+    topology under ``domain``): what ``suggest --write`` rewrites."""
+    import re
+
+    crlf = "\r\n" in text
+    lf = text.replace("\r\n", "\n")
+    lf = re.sub(r"  (instancetype|preference):\n    name: [^\n]*\n", "", lf)
+    lf = lf.replace("      domain:\n", "      domain:\n        cpu:\n          cores: 1\n        memory:\n"
+                                      "          guest: 4Gi\n")
+    if lf.lstrip().startswith("{"):  # one JSON VM
+        vm = json.loads(lf)
+        del vm["spec"]["instancetype"], vm["spec"]["preference"]
+        vm["spec"]["template"]["spec"]["domain"].update({"cpu": {"cores": 1}, "memory": {"guest": "4Gi"}})
+        lf = json.dumps(vm, indent=2) + "\n"
+    return lf.replace("\n", "\r\n") if crlf else lf
