@@ -16,7 +16,10 @@ from typing import Any
 
 from .errors import InputError, Location
 
-DEFAULT_MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "ppc64le": "pseries", "s390x": "s390-ccw-virtio"}
+# Per architecture KubeVirt configures (pkg/virt-config/configuration.go; ppc64le lost its own in v1.7 and
+# falls back to amd64's since): the default machine type and the emulated machine patterns.
+DEFAULT_MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "s390x": "s390-ccw-virtio"}
+DEFAULT_EMULATED_MACHINES = {"amd64": ("q35*", "pc-q35*"), "arm64": ("virt*",), "s390x": ("s390-ccw-virtio*",)}
 ARCHITECTURES = ("amd64", "arm64", "s390x")
 NETWORK_INTERFACES = ("", "bridge", "slirp", "masquerade")
 PULL_POLICIES = ("", "Always", "Never", "IfNotPresent")
@@ -67,9 +70,23 @@ class ClusterConfig:
         """
         if self.machine_type:
             return self.machine_type
-        if arch in ("arm64", "ppc64le", "s390x"):
-            return self.arch_machine_types.get(arch, "")
-        return self.arch_machine_types.get("amd64", "")
+        return self.arch_machine_types.get(configured_arch(arch), "")
+
+    def emulated_machines_for(self, arch: str) -> tuple[str, ...]:
+        """The machine type patterns a VMI of ``arch`` may ask for (``GetEmulatedMachines`` in
+        pkg/virt-config/virt-config.go): the deprecated global ``emulatedMachines`` when set, else the
+        architecture's (arm64, s390x, amd64 for any other). KubeVirt re-encodes the CR's configuration before
+        decoding it over its defaults (``setConfigFromKubeVirt``), and ``omitempty`` drops an empty or null
+        list on the way: such a list keeps the default."""
+        top = self.raw.get("emulatedMachines")
+        if isinstance(top, list) and top:
+            return tuple(str(p) for p in top)
+        name = configured_arch(arch)
+        section = (self.raw.get("architectureConfiguration") or {}).get(name)
+        patterns = section.get("emulatedMachines") if isinstance(section, dict) else None
+        if isinstance(patterns, list) and patterns:
+            return tuple(str(p) for p in patterns)
+        return DEFAULT_EMULATED_MACHINES[name]
 
     @property
     def root_enabled(self) -> bool:
@@ -83,6 +100,12 @@ class ClusterConfig:
 
 
 DEFAULT_CONFIG = ClusterConfig()
+
+
+def configured_arch(arch: str) -> str:
+    """The architecture whose settings KubeVirt reads for ``arch``: arm64 and s390x their own, any other
+    amd64's (``GetMachineType``, ``GetEmulatedMachines`` in pkg/virt-config/virt-config.go)."""
+    return arch if arch in ("arm64", "s390x") else "amd64"
 
 
 def is_kubevirt_cr(data: Any) -> bool:
@@ -166,11 +189,11 @@ def _mapping(value: Any, name: str, where: Location) -> dict[str, Any]:
 def default_configuration() -> dict[str, Any]:
     """KubeVirt's ``spec.configuration`` defaults, as JSON (the settings this tool knows about)."""
     arch = {
-        name: {"machineType": machine, "ovmfPath": ovmf, "emulatedMachines": emulated}
+        name: {"machineType": machine, **({"ovmfPath": ovmf} if ovmf else {}), "emulatedMachines": emulated}
         for name, machine, ovmf, emulated in (
             ("amd64", "q35", "/usr/share/OVMF", ["q35*", "pc-q35*"]),
             ("arm64", "virt", "/usr/share/AAVMF", ["virt*"]),
-            ("ppc64le", "pseries", "/usr/share/OVMF", ["pseries*"]),
+            ("s390x", "s390-ccw-virtio", "", ["s390-ccw-virtio*"]),
         )
     }
     return {
@@ -207,8 +230,8 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
     r = _Reader(conf, where)
     net, dev, live = r.sub("network"), r.sub("developerConfiguration"), r.sub("liveUpdateConfiguration")
     arch_conf = r.sub("architectureConfiguration")
-    machines = {a: arch_conf.sub(a).string("machineType") for a in DEFAULT_MACHINE_TYPES if a != "s390x"}
-    machines["s390x"] = arch_conf.sub("s390x").string("machineType") or DEFAULT_MACHINE_TYPES["s390x"]
+    # an empty machine type is dropped by KubeVirt's re-encoding (omitempty) and keeps the default
+    machines = {a: arch_conf.sub(a).string("machineType") or default for a, default in DEFAULT_MACHINE_TYPES.items()}
     return ClusterConfig(
         default_architecture=arch_conf.string("defaultArchitecture") or "amd64",
         machine_type=r.string("machineType"),

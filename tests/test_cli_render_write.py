@@ -190,7 +190,7 @@ def test_failing_vm_with_check_exits_1_with_its_error_line(tmp_path: Path, monke
     monkeypatch.chdir(tmp_path)
     result = run("--check", "vm.yaml")
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr.startswith("vm.yaml:13:11: error: VirtualMachine default/conflicting: VM field(s)")
+    assert result.stderr.startswith("vm.yaml:14:11: error: VirtualMachine default/conflicting: VM field(s)")
 
 
 def test_files_that_cannot_be_processed_are_not_written(repo: Path) -> None:

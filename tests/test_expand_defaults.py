@@ -142,6 +142,7 @@ def vm(it_kind: str, pref_kind: str, domain: Spec | None = None) -> Spec:
     return {
         "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm", "namespace": NS},
         "spec": {
+            "runStrategy": "Halted",
             "instancetype": {"name": "test-cluster-instancetype", "kind": it_kind},
             "preference": {"name": "test-cluster-preference", "kind": pref_kind},
             "template": {"spec": {"domain": domain or {}, "volumes": [{"name": "volumeName"}]}},
@@ -188,7 +189,8 @@ def test_tv98_conflict(it_kind: str, pref_kind: str) -> None:
 
 def test_tv99_vm_without_matchers_is_returned_unchanged() -> None:
     machine: Spec = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm"},
-                     "spec": {"template": {"spec": {"domain": {}, "volumes": [{"name": "v"}]}}}}
+                     "spec": {"runStrategy": "Halted",
+                              "template": {"spec": {"domain": {}, "volumes": [{"name": "v"}]}}}}
     before = copy.deepcopy(machine)
     assert render_vm(machine, NS, catalog(), DEFAULT_CONFIG) == before
     assert machine == before

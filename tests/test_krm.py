@@ -164,7 +164,7 @@ def test_kpt_shows_our_results(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "vm.yaml").write_text(
-        "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: bad\nspec:\n"
+        "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: bad\nspec:\n  runStrategy: Halted\n"
         "  instancetype:\n    name: nope\n  template:\n    spec:\n      domain:\n        devices: {}\n")
     exe = shutil.which("kubectl-instancetype", path=str(VENV_BIN)) or "kubectl-instancetype"
     done = subprocess.run(["kpt", "fn", "eval", str(package), "-o", "stdout", "--exec", f"{exe} krm"],
@@ -178,7 +178,7 @@ def test_items_go_through_the_api_server_under_the_validate_setting(monkeypatch:
     """A typo the server refuses is a result; with validate: warn the field is pruned from the item and the
     warning is a result."""
     vm = ("- apiVersion: kubevirt.io/v1\n  kind: VirtualMachine\n  metadata: {name: a}\n  spec:\n"
-          "    preferance: {name: x}\n    template: {spec: {domain: {devices: {}}}}\n")
+          "    runStrategy: Halted\n    preferance: {name: x}\n    template: {spec: {domain: {devices: {}}}}\n")
     head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
     strict = CliRunner().invoke(main_group, ["--no-builtin-catalog", "krm"], input=head + "items:\n" + vm)
     assert strict.exit_code == 1 and 'strict decoding error: unknown field "spec.preferance"' in strict.stdout

@@ -19,7 +19,7 @@ ALLOWED = {
     "catalog": {"api", "apitypes", "errors", "quantity", "schema", "yamlio"},
     "expand": {"api", "catalog", "config", "quantity"},
     "vmi": {"api", "config", "quantity"},
-    "admission": {"api", "config", "quantity"},
+    "admission": {"api", "config", "quantity", "schema"},
     "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "vmi"},
 }
 

@@ -24,6 +24,7 @@ kind: VirtualMachine
 metadata:
   name: vm1
 spec:
+  runStrategy: Halted
   instancetype:
     name: u1.medium
   template:
@@ -333,7 +334,8 @@ def test_a_comment_inside_a_changing_flow_mapping_is_never_dropped(tmp_path: Pat
 def test_json_with_bom_tabs_and_escapes_stays_json_spelled_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "vm.json"
     body = '{\n\t"apiVersion": "kubevirt.io/v1",\n\t"kind": "VirtualMachine",\n\t"metadata": {"name": "vm1", ' \
-           '"annotations": {"x": "caf\\u00e9"}},\n\t"spec": {"instancetype": {"name": "u1.medium"}, ' \
+           '"annotations": {"x": "caf\\u00e9"}},\n\t"spec": {"runStrategy": "Halted", ' \
+           '"instancetype": {"name": "u1.medium"}, ' \
            '"template": {"spec": {"domain": {"devices": {}}}}},\n\t"status": {"observedGeneration": 1E2}\n}\n'
     path.write_bytes(("\ufeff" + body).encode())
     assert run("render", "--write", str(path)).exit_code == 0
@@ -355,6 +357,7 @@ metadata:
   labels: &labels
     app: x
 spec:
+  runStrategy: Halted
   instancetype:
     name: u1.medium
   template:

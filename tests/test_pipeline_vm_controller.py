@@ -44,7 +44,7 @@ def vm(inputs: list[Spec] | None = None, status: Spec | None = None, **extra: An
     devices: Spec = {"inputs": inputs} if inputs else {}
     out: Spec = {
         "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "vm"},
-        "spec": {"instancetype": {"name": "it"}, "preference": {"name": "p"},
+        "spec": {"runStrategy": "Halted", "instancetype": {"name": "it"}, "preference": {"name": "p"},
                  "template": {"spec": {"domain": {"devices": devices}}}, **extra},
     }
     if status is not None:

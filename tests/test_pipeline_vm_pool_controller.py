@@ -98,11 +98,13 @@ def test_render_refuses_a_pool_without_template_and_locates_kubevirts_errors() -
 
     text = ("apiVersion: pool.kubevirt.io/v1beta1\nkind: VirtualMachinePool\nmetadata: {name: empty}\nspec: {}\n"
             "---\napiVersion: pool.kubevirt.io/v1beta1\nkind: VirtualMachinePool\nmetadata: {name: web}\n"
-            "spec:\n  virtualMachineTemplate:\n    spec:\n      instancetype: {name: nope}\n"
+            "spec:\n  selector: {matchLabels: {app: web}}\n  virtualMachineTemplate:\n"
+            "    metadata: {labels: {app: web}}\n    spec:\n      runStrategy: Halted\n"
+            "      instancetype: {name: nope}\n"
             "      template: {spec: {domain: {}}}\n")
     result = render(list(load_stream(text, "pools.yaml")), Catalog(), Options())
     assert [p.render() for p in result.problems] == [
         "pools.yaml:1:1: error: VirtualMachinePool default/empty: spec.virtualMachineTemplate is required",
-        'pools.yaml:12:7: error: VirtualMachinePool default/web: '
+        'pools.yaml:15:7: error: VirtualMachinePool default/web: '
         'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "nope" not found',
     ]

@@ -37,7 +37,8 @@ def catalog(*objects: tuple[str, str, Spec]) -> Catalog:
 
 
 def vm(it: Spec | None = None, pref: Spec | None = None, template: Spec | None = None, **spec: Any) -> Spec:
-    body: Spec = {"template": {"spec": template if template is not None else {"domain": {}}}, **spec}
+    body: Spec = {"runStrategy": "Halted", "template": {"spec": template if template is not None else {"domain": {}}},
+                  **spec}
     if it is not None:
         body["instancetype"] = it
     if pref is not None:
@@ -150,7 +151,10 @@ def test_a_vm_admission_lets_through_meets_the_lookup_error(it: Spec, pref: Spec
 
 
 def test_a_vm_without_matchers_is_admitted_and_unchanged() -> None:
-    machine = vm(template={"domain": {}, "networks": [{"name": "default", "pod": {}}]})
+    # A pod network needs its interface: KubeVirt adds none beside a network the VM names, and refuses
+    # "spec.template.spec.networks[0].name 'default' not found." (pkg/network/admitter/netiface.go).
+    devices = {"interfaces": [{"name": "default", "masquerade": {}}]}
+    machine = vm(template={"domain": {"devices": devices}, "networks": [{"name": "default", "pod": {}}]})
     assert render_vm(machine, NS, catalog(), NO_BRIDGE) == machine
 
 

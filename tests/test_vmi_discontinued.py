@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from kubectl_instancetype.vmi.discontinued import creation_problem
+from kubectl_instancetype.admission.network.discontinued import controller_refusal
+from kubectl_instancetype.config import ClusterConfig
+
+CFG = ClusterConfig()
 
 
 def test_one_cause_per_binding_joined_by_newlines() -> None:
     spec = {"domain": {"devices": {"interfaces": [{"name": "a", "masquerade": {}}, {"name": "b", "macvtap": {}},
                                                   {"name": "c", "slirp": {}, "passt": {}}]}}}
-    assert creation_problem(spec) == (
+    assert controller_refusal(spec, CFG) == (
         "failed create validation: "
         "&StatusCause{Type:FieldValueInvalid,Message:Macvtap network binding has been discontinued since v1.3,"
         "Field:spec.domain.devices.interfaces[1].macvtap,}\n"
@@ -21,5 +24,5 @@ def test_one_cause_per_binding_joined_by_newlines() -> None:
 
 def test_current_bindings_pass() -> None:
     plugin = {"name": "a", "binding": {"name": "passt"}}  # the passt binding plugin replaced the discontinued one
-    assert creation_problem({"domain": {"devices": {"interfaces": [plugin]}}}) is None
-    assert creation_problem({}) is None
+    assert controller_refusal({"domain": {"devices": {"interfaces": [plugin]}}}, CFG) is None
+    assert controller_refusal({}, CFG) is None

@@ -1,18 +1,40 @@
-"""PLACEHOLDER: filled by the area's port of KubeVirt's rules."""
+"""The machine a VMI asks for: its machine type among the cluster's emulated machines, the checks of its
+architecture (:mod:`.arch`) and its Hyper-V enlightenments (:mod:`.hyperv`).
+
+Sources: pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.go (``validateEmulatedMachine``,
+``ValidateVirtualMachineInstancePerArch``) and pkg/virt-api/webhooks/hyperv.go.
+"""
 
 from __future__ import annotations
 
+from ..api.gomatch import match
 from ..config import ClusterConfig
+from . import arch
+from . import hyperv as hyperv_rules
 from .cause import Cause, FieldPath, Spec
+from .resources import domain, section
 
 
 def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``validateEmulatedMachine``: a machine type given matches one of the patterns the cluster allows for
+    the spec's architecture (Go's ``filepath.Match``); the message lists them as Go prints a slice."""
+    machine = section(domain(spec), "machine")
+    kind = (machine or {}).get("type") or ""
+    if not kind:
+        return []
+    allowed = cfg.emulated_machines_for(spec.get("architecture") or "")
+    if any(match(pattern, kind) for pattern in allowed):
+        return []
+    at = field.child("domain", "machine", "type")
+    return [at.cause(f"{at} is not supported: {kind} (allowed values: [{' '.join(allowed)}])")]
 
 
 def per_arch(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``ValidateVirtualMachineInstancePerArch`` (VMI webhook only)."""
+    return arch.validate(field, spec)
 
 
 def hyperv(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``ValidateVirtualMachineInstanceHyperv`` (VMI webhook only), ``field`` being
+    ``spec.domain.features.hyperv``."""
+    return hyperv_rules.validate(field, spec)

@@ -45,9 +45,12 @@ def admit_create(vm: Spec, applied: Spec, namespace: str, cfg: ClusterConfig) ->
     template = spec.get("template")
     own = (template or {}).get("spec") or {}
     root = FieldPath.of("spec")
+    # vms-admitter.go builds the network validator with field.NewPath("spec") over the template spec: its
+    # causes read "spec.domain...", while they stand for the template's fields.
+    template_as_spec = FieldPath(("spec", "template", "spec"), "spec")
     steps = (
         lambda: gates.discontinued_in_use(cfg, own),
-        lambda: network.validate_creation(root, applied, cfg),
+        lambda: network.validate_creation(template_as_spec, applied, cfg),
         lambda: validate_vm_spec(root, {**spec, "template": {**template, "spec": applied}} if template else spec, cfg),
         lambda: datavolumes.storage_admit(vm, namespace, cfg),
     )

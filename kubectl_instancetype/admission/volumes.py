@@ -1,38 +1,44 @@
-"""PLACEHOLDER: filled by the area's port of KubeVirt's rules."""
+"""The volume rules of the VMI spec, each with the rule signature and listed in :mod:`.vmi_spec` (or the VMI
+webhook) where KubeVirt calls it; the checks themselves live in :mod:`.storage`."""
 
 from __future__ import annotations
 
 from ..config import ClusterConfig
 from .cause import Cause, FieldPath, Spec
+from .storage import credentials, features, mapping
+from .storage import disks as storage_disks
+from .storage import volumes as storage_volumes
+from .storage.spec import items
+from .storage.spec import volumes as spec_volumes
 
 
 def volumes(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``validateVolumes`` on ``spec.volumes``."""
+    return storage_volumes.validate_volumes(field.child("volumes"), spec_volumes(spec), cfg)
 
 
 def container_disks(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``ValidateContainerDisks``: container disk paths."""
+    return storage_disks.container_disks(field, spec_volumes(spec))
 
 
 def utility_volumes_on_creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``ValidateUtilityVolumesNotPresentOnCreation`` (pkg/storage/admitters/storagehotplug.go): utility
+    volumes come only by hotplug. An empty list never gets here: the VM mutating webhook replaces the spec with
+    its Go encoding (and virt-controller creates the VMI from it), whose ``omitempty`` drops it."""
+    if not spec.get("utilityVolumes"):
+        return []
+    return [field.child("utilityVolumes").cause(
+        "cannot create VMI with utility volumes in spec, utility volumes can only be added via hotplug")]
 
 
 def access_credentials(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+    """``validateAccessCredentials`` on ``spec.accessCredentials``."""
+    return credentials.validate_access_credentials(
+        field.child("accessCredentials"), items(spec.get("accessCredentials")), spec_volumes(spec))
 
 
-def persistent_reservation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
-
-
-def downward_metrics(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
-
-
-def virtiofs_filesystems(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
-
-
-def volume_disks(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    return []
+persistent_reservation = features.persistent_reservation
+downward_metrics = features.downward_metrics
+virtiofs_filesystems = features.virtiofs_filesystems
+volume_disks = mapping.volume_disks

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..quantity import canonical
+from .ipaddr import sanitize_ip
 from .omitempty import omit_zero_plain_fields, omit_zero_status_fields
 from .origin import NO_TRACE, Path, Trace, named
 
@@ -73,10 +74,18 @@ def encode_vmi_spec(spec: Spec, trace: Trace = NO_TRACE) -> None:
         if isinstance(features, dict) and features.get("acpi") is None:
             features["acpi"] = {}
             trace.set_new(("domain", "features", "acpi"), ACPI)
+    _sanitize_nameservers(spec.get("dnsConfig"))
     for index, volume in enumerate(spec.get("volumes") or []):
         if isinstance(volume, dict):
             for key in ("emptyDisk", "hostDisk"):
                 _canonical_keys(volume.get(key), ("capacity",), trace, ("volumes", index, key))
+
+
+def _sanitize_nameservers(dns_config: Any) -> None:
+    """The VMI spec's decoder respells the nameservers it can read as IP addresses
+    (staging/src/kubevirt.io/api/core/v1/types.go, ``UnmarshalJSON``)."""
+    if isinstance(dns_config, dict) and isinstance(dns_config.get("nameservers"), list):
+        dns_config["nameservers"] = [sanitize_ip(ns) if isinstance(ns, str) else ns for ns in dns_config["nameservers"]]
 
 
 def encode_vm(vm: Spec, trace: Trace = NO_TRACE) -> None:

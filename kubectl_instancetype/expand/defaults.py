@@ -11,8 +11,8 @@ from typing import Any
 
 from ..api.golang import child
 from ..api.origin import NO_TRACE, Origin, Trace, named
-from ..config import ClusterConfig
-from ..quantity import canonical, from_json
+from ..config import ClusterConfig, configured_arch
+from ..quantity import QuantityError, canonical, from_json, parse_quantity
 
 Spec = dict[str, Any]
 
@@ -108,10 +108,7 @@ def machine_type_origin(cfg: ClusterConfig, arch: str) -> Origin:
     """The setting behind ``cfg.machine_type_for(arch)`` (also what the VM mutating webhook writes)."""
     if cfg.machine_type:
         return named("cluster machine type", "machineType")
-    known = arch if arch in ("arm64", "ppc64le", "s390x") else "amd64"  # others fall back to amd64's
-    configured = ((cfg.raw.get("architectureConfiguration") or {}).get(known) or {}).get("machineType")
-    if known == "s390x" and not configured:
-        return named("KubeVirt default machine type (s390x)")
+    known = configured_arch(arch)  # others fall back to amd64's
     return named(f"cluster default machine type ({known})", f"architectureConfiguration.{known}.machineType")
 
 
@@ -147,12 +144,23 @@ def _guest_memory(domain: Spec, trace: Trace) -> None:
             memory["guest"] = source["memory"]
             trace.set(("memory", "guest"), origin)
             return
-    page_size = (memory.get("hugepages") or {}).get("pageSize")
-    if page_size:
+    page_size = _page_size(memory.get("hugepages"))
+    if page_size is not None:
         memory["guest"] = page_size
         trace.set(("memory", "guest"), GUEST_FROM_HUGEPAGES)
     elif fresh:
         trace.set(fresh, NO_GUEST)
+
+
+def _page_size(hugepages: Any) -> str | None:
+    """The hugepages' page size as the quantity ``resource.ParseQuantity`` reads (None when it does not
+    parse: KubeVirt then leaves the guest memory unset and the webhook refuses the page size)."""
+    if not isinstance(hugepages, dict) or not isinstance(hugepages.get("pageSize"), str):
+        return None
+    try:
+        return str(parse_quantity(hugepages["pageSize"]))
+    except QuantityError:
+        return None
 
 
 def _topology(domain: Spec, trace: Trace) -> None:

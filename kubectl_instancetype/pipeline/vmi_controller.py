@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..admission.network.discontinued import controller_refusal
 from ..api.golang import clone_json
 from ..api.matchers import MATCHERS
 from ..api.names import CORE_API_VERSION, VIRTUAL_MACHINE, VIRTUAL_MACHINE_INSTANCE
@@ -22,7 +23,6 @@ from ..expand.apply import apply_spec
 from ..expand.defaults import default_pod_network, default_volume_disks
 from ..expand.devices import autoattach
 from ..vmi.cbt import cbt_state
-from ..vmi.discontinued import creation_problem
 from ..vmi.firmware import set_stable_firmware_uuid
 from .expand import has_matchers
 from .lookup import TEMPLATE, VMI, Context, Matched
@@ -158,7 +158,7 @@ def start(vm: Spec, ctx: Context) -> Spec:
         if conflicts:
             message = f"VMI conflicts with instancetype spec in fields: [{', '.join(conflicts)}]"
             raise KubeVirtError(message, STAGE, tuple(conflicts), conflict_field(conflicts[0], ROOT))
-    problem = creation_problem(spec)  # the network validator's creation checks, before the VMI is created
+    problem = controller_refusal(spec, ctx.config)  # the network validator's creation checks, before the VMI is created
     if problem is not None:
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
     return vmi

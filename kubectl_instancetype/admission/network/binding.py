@@ -1,0 +1,65 @@
+"""An interface's binding: exactly one method or plugin, and the bindings tied to the pod network
+(pkg/network/admitter: binding.go, passt.go)."""
+
+from __future__ import annotations
+
+from ...config import ClusterConfig
+from .. import gates
+from ..cause import Cause, FieldPath, Spec
+from .spec import InterfaceCheck, Item, each_interface, has, interfaces_path, is_pod, name, text
+
+# The pointers ``countInterfaceBindings`` counts; the discontinued slirp, passt and macvtap are not among them.
+BINDINGS = ("bridge", "masquerade", "sriov", "passtBinding", "binding")
+# pkg/network/link/mac.go, StaticMasqueradeBridgeMAC: the in-pod bridge's own address.
+MASQUERADE_BRIDGE_MAC = "02:00:00:00:00:00"
+
+
+def binding_exists(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validateInterfaceBindingExists``."""
+    at = interfaces_path(field).index(idx)
+    if sum(has(iface, b) for b in BINDINGS) != 1:
+        return [at.cause(f"logical {name(iface)} interface must have exactly one binding method or binding plugin")]
+    return []
+
+
+def masquerade(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validateMasqueradeBinding``: on the pod network, not with the in-pod bridge's MAC address."""
+    at = interfaces_path(field).index(idx)
+    if not has(iface, "masquerade"):
+        return []
+    causes = []
+    if not is_pod(net):
+        causes.append(at.child("name").cause("Masquerade interface only implemented with pod network"))
+    if text(iface, "macAddress") == MASQUERADE_BRIDGE_MAC:
+        causes.append(at.child("macAddress").cause(
+            "The requested MAC address is reserved for the in-pod bridge. Please choose another one."))
+    return causes
+
+
+def bridge(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validateBridgeBinding``: a bridge on the pod network only if the cluster permits it."""
+    at = interfaces_path(field).index(idx)
+    if has(iface, "bridge") and is_pod(net) and not cfg.permit_bridge_on_pod_network:
+        return [at.child("name").cause("Bridge on pod network configuration is not enabled under kubevirt-config")]
+    return []
+
+
+def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validatePasstBinding``: the PasstBinding gate, and the pod network."""
+    at = interfaces_path(field).index(idx)
+    if not has(iface, "passtBinding"):
+        return []
+    causes = []
+    if not gates.is_enabled(cfg, "PasstBinding"):
+        causes.append(at.child("name").cause("PasstBinding feature gate is not enabled"))
+    if not is_pod(net):
+        causes.append(at.child("name").cause("PasstBinding interface only implemented with pod network"))
+    return causes
+
+
+CHECKS: tuple[InterfaceCheck, ...] = (binding_exists, masquerade, bridge, passt)
+
+
+def interface_binding(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateInterfaceBinding``: each interface through :data:`CHECKS`."""
+    return each_interface(field, spec, cfg, CHECKS)

@@ -1,0 +1,46 @@
+"""Each network's source: one pod network, one Multus default, exactly one source per network, a Multus
+network name (pkg/network/admitter/netsource.go)."""
+
+from __future__ import annotations
+
+from ...config import ClusterConfig
+from ..cause import Cause, FieldPath, Spec
+from .spec import claim, is_multus_default, is_pod, multus, networks, networks_path, text
+
+
+def single_pod_network(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateSinglePodNetwork``. The first cause names ``<field>.interfaces``, a field no spec has."""
+    nets = networks(spec)
+    pods = sum(1 for n in nets if is_pod(n))
+    defaults = sum(1 for n in nets if is_multus_default(n))
+    causes = []
+    if pods > 1:
+        at = field.child("interfaces")
+        causes.append(at.cause(f"more than one interface is connected to a pod network in {at}"))
+    if defaults > 1:
+        causes.append(networks_path(field).cause("Multus CNI should only have one default network"))
+    if pods > 0 and defaults > 0:
+        causes.append(networks_path(field).cause(
+            "Pod network cannot be defined when Multus default network is defined"))
+    return causes
+
+
+def single_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateSingleNetworkSource``: a pod, Multus or DRA source, and only one."""
+    causes = []
+    for idx, net in enumerate(networks(spec)):
+        count = is_pod(net) + (multus(net) is not None) + (claim(net) is not None)
+        if count == 0:
+            causes.append(networks_path(field).index(idx).cause("should have a network type"))
+        elif count > 1:
+            causes.append(networks_path(field).index(idx).cause("should have only one network type"))
+    return causes
+
+
+def multus_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateMultusNetworkSource``: the first Multus network without a network name, only."""
+    for idx, net in enumerate(networks(spec)):
+        m = multus(net)
+        if m is not None and not text(m, "networkName"):
+            return [networks_path(field).index(idx).cause("CNI delegating plugin must have a networkName")]
+    return []

@@ -1,0 +1,122 @@
+"""How the network rules read a VMI spec: its interfaces and networks as KubeVirt's Go types see them
+(pkg/network/vmispec: network.go, interface.go).
+
+A field Go decodes into a pointer is set when the document holds a value for it (``bridge: {}``), unset when
+it is missing or null; a missing string or number is Go's zero value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...config import ClusterConfig
+from ..cause import Cause, FieldPath, Spec
+
+Item = dict[str, Any]
+# A check of one interface: the spec's field, the interface's index, the interface, the network of its name
+# (empty when there is none: Go's zero ``v1.Network``) and the cluster configuration.
+InterfaceCheck = Callable[[FieldPath, int, Item, Item, ClusterConfig], list[Cause]]
+
+
+def _items(value: Any) -> list[Item]:
+    return [i if isinstance(i, dict) else {} for i in value] if isinstance(value, list) else []
+
+
+def interfaces(spec: Spec) -> list[Item]:
+    """``spec.Domain.Devices.Interfaces``."""
+    return _items(((spec.get("domain") or {}).get("devices") or {}).get("interfaces"))
+
+
+def networks(spec: Spec) -> list[Item]:
+    """``spec.Networks``."""
+    return _items(spec.get("networks"))
+
+
+def text(item: Item, key: str) -> str:
+    """A string field, ``""`` when unset."""
+    value = item.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def number(item: Item, key: str) -> int:
+    """An integer field, ``0`` when unset."""
+    value = item.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def has(item: Item, key: str) -> bool:
+    """Whether a pointer field is set."""
+    return item.get(key) is not None
+
+
+def has_items(item: Item, key: str) -> bool:
+    """Whether a slice field is set: KubeVirt meets the spec after a round trip through Go's JSON, where
+    ``omitempty`` drops an empty list (``ports: []`` is no ports)."""
+    value = item.get(key)
+    return isinstance(value, list) and len(value) > 0
+
+
+def name(item: Item) -> str:
+    return text(item, "name")
+
+
+def is_pod(net: Item) -> bool:
+    return has(net, "pod")
+
+
+def multus(net: Item) -> Item | None:
+    value = net.get("multus")
+    return value if isinstance(value, dict) else ({} if value is not None else None)
+
+
+def is_multus_default(net: Item) -> bool:
+    m = multus(net)
+    return m is not None and m.get("default") is True
+
+
+def claim(net: Item) -> Item | None:
+    """``net.ResourceClaim``: the DRA claim request of a network (``IsDRANetwork``)."""
+    value = net.get("resourceClaim")
+    return value if isinstance(value, dict) else ({} if value is not None else None)
+
+
+def networks_by_name(spec: Spec) -> dict[str, Item]:
+    """``IndexNetworkSpecByName``: the last network of each name."""
+    return {name(n): n for n in networks(spec)}
+
+
+def default_network(spec: Spec) -> Item | None:
+    """``LookUpDefaultNetwork``: the first pod or Multus default network."""
+    return next((n for n in networks(spec) if is_pod(n) or is_multus_default(n)), None)
+
+
+def dra_tuples(spec: Spec) -> dict[str, int]:
+    """``ExtractDRANetworkClaimRequestTuples``: the first network index of each complete
+    ``claimName/requestName``."""
+    first: dict[str, int] = {}
+    for idx, net in enumerate(networks(spec)):
+        rc = claim(net)
+        if rc is None or not text(rc, "claimName") or not text(rc, "requestName"):
+            continue
+        first.setdefault(f"{text(rc, 'claimName')}/{text(rc, 'requestName')}", idx)
+    return first
+
+
+def interfaces_path(field: FieldPath) -> FieldPath:
+    return field.child("domain", "devices", "interfaces")
+
+
+def networks_path(field: FieldPath) -> FieldPath:
+    return field.child("networks")
+
+
+def each_interface(field: FieldPath, spec: Spec, cfg: ClusterConfig, checks: tuple[InterfaceCheck, ...]) -> list[Cause]:
+    """Every interface through ``checks``, interface by interface, with the network of its name."""
+    by_name = networks_by_name(spec)
+    causes = []
+    for idx, iface in enumerate(interfaces(spec)):
+        net = by_name.get(name(iface), {})
+        for check in checks:
+            causes.extend(check(field, idx, iface, net, cfg))
+    return causes

@@ -1,0 +1,30 @@
+"""An interface's requested link state (pkg/network/admitter/admit.go, ``validateInterfaceStateValue``)."""
+
+from __future__ import annotations
+
+from ...config import ClusterConfig
+from ...schema.fielderror import go_quote
+from ..cause import Cause, FieldPath, Spec
+from .spec import default_network, has, interfaces, interfaces_path, name, text
+
+ABSENT, DOWN, UP = "absent", "down", "up"
+
+
+def interface_state(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """A known state; no link state on SR-IOV; ``absent`` only on a bridge to a network other than the
+    default one."""
+    causes = []
+    default = default_network(spec)
+    for idx, iface in enumerate(interfaces(spec)):
+        at = interfaces_path(field).index(idx).child("state")
+        state = text(iface, "state")
+        quoted = f"{go_quote(name(iface))} interface's state {go_quote(state)}"
+        if state not in ("", ABSENT, DOWN, UP):
+            causes.append(at.cause(f"logical {name(iface)} interface state value is unsupported: {state}"))
+        if has(iface, "sriov") and state in (DOWN, UP):
+            causes.append(at.cause(f"{quoted} is not supported for SR-IOV NICs"))
+        if state == ABSENT and not has(iface, "bridge"):
+            causes.append(at.cause(f"{quoted} is supported only for bridge binding"))
+        if state == ABSENT and default is not None and name(default) == name(iface):
+            causes.append(at.cause(f"{quoted} is not supported on default networks"))
+    return causes

@@ -1,0 +1,77 @@
+"""A VMI spec's CPU and memory as KubeVirt's Go code reads them: quantities that are zero when absent,
+topology counts that are uint32.
+
+``ResourceList.Memory()`` and ``Cpu()`` (k8s.io/api/core/v1/resource.go) give the listed quantity or a zero
+one (printed ``0``); a ``null`` quantity decodes to zero too. Quantities reach the webhooks after the schema
+check, so they parse.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..quantity import BINARY_SI, DECIMAL_SI, Quantity, from_json, new_quantity
+from .cause import Spec
+
+UINT32 = 0xFFFFFFFF
+_FORMATS = {"memory": BINARY_SI, "cpu": DECIMAL_SI}
+
+
+def domain(spec: Spec) -> dict[str, Any]:
+    """``spec.domain`` (empty when absent)."""
+    value = spec.get("domain")
+    return value if isinstance(value, dict) else {}
+
+
+def section(parent: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """``parent[key]`` as a mapping, or None for Go's nil pointer."""
+    value = parent.get(key)
+    return value if isinstance(value, dict) else None
+
+
+def cpu(spec: Spec) -> dict[str, Any] | None:
+    """``spec.domain.cpu``, or None when nil."""
+    return section(domain(spec), "cpu")
+
+
+def memory(spec: Spec) -> dict[str, Any] | None:
+    """``spec.domain.memory``, or None when nil."""
+    return section(domain(spec), "memory")
+
+
+def _listed(spec: Spec, kind: str, name: str) -> Quantity:
+    resources = section(domain(spec), "resources") or {}
+    values = resources.get(kind)
+    value = values.get(name) if isinstance(values, dict) else None
+    return new_quantity(0, _FORMATS[name]) if value is None else from_json(value)
+
+
+def request(spec: Spec, name: str) -> Quantity:
+    """``spec.Domain.Resources.Requests.Memory()`` / ``Cpu()`` for ``name`` "memory" / "cpu"."""
+    return _listed(spec, "requests", name)
+
+
+def limit(spec: Spec, name: str) -> Quantity:
+    """``spec.Domain.Resources.Limits.Memory()`` / ``Cpu()``."""
+    return _listed(spec, "limits", name)
+
+
+def quantity(value: Any) -> Quantity | None:
+    """A ``*resource.Quantity`` field: None when absent or null."""
+    return None if value is None else from_json(value)
+
+
+def count(cpu_spec: dict[str, Any] | None, key: str) -> int:
+    """A uint32 topology field of ``spec.domain.cpu`` (sockets, cores, threads, maxSockets), 0 when unset."""
+    value = (cpu_spec or {}).get(key)
+    return int(value) & UINT32 if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def vcpus(cpu_spec: dict[str, Any] | None) -> int:
+    """``hwutil.GetNumberOfVCPUs``: cores × sockets × threads, each 0 skipped, in uint32 arithmetic."""
+    total = count(cpu_spec, "cores")
+    for key in ("sockets", "threads"):
+        n = count(cpu_spec, key)
+        if n:
+            total = n if total == 0 else (total * n) & UINT32
+    return total

@@ -1,0 +1,55 @@
+"""The storage features a cluster must switch on before a VMI may use them (vmi-create-admitter.go):
+SCSI persistent reservation, the downward metrics device, virtiofs on storage volumes."""
+
+from __future__ import annotations
+
+from ...config import ClusterConfig
+from .. import gates
+from ..cause import Cause, FieldPath
+from .spec import Obj, devices, disks, filesystems, is_set, mapping, text, volumes_by_name
+
+PERSISTENT_RESERVATION = "PersistentReservation"
+
+
+def persistent_reservation_enabled(cfg: ClusterConfig) -> bool:
+    """``PersistentReservationEnabled``: ``persistentReservationConfiguration.enabled`` when set, else the gate
+    named in the configuration (named, not merely GA: KubeVirt reads the list itself)."""
+    enabled = mapping(cfg.raw.get("persistentReservationConfiguration")).get("enabled")
+    if isinstance(enabled, bool):
+        return enabled
+    return PERSISTENT_RESERVATION in (mapping(cfg.raw.get("developerConfiguration")).get("featureGates") or ())
+
+
+def persistent_reservation(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
+    """``validatePersistentReservation``: a LUN asking for a reservation needs the feature."""
+    wanted = any(mapping(d.get("lun")).get("reservation") is True for d in disks(spec) if is_set(d, "lun"))
+    if wanted and not persistent_reservation_enabled(cfg):
+        at = field.child("domain", "devices", "disks", "luns", "reservation")
+        return [at.cause("persistent reservation is not enabled in kubevirt config")]
+    return []
+
+
+def downward_metrics(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
+    """``validateDownwardMetrics``: the downward metrics virtio serial device needs its gate."""
+    if is_set(devices(spec), "downwardMetrics") and not gates.is_enabled(cfg, "DownwardMetrics"):
+        at = field.child("domain", "devices", "downwardMetrics")
+        return [at.cause("downwardMetrics virtio serial is not allowed: DownwardMetrics feature gate is not enabled")]
+    return []
+
+
+def virtiofs_filesystems(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
+    """``validateFilesystemsWithVirtIOFSEnabled``: a filesystem on a PVC or DataVolume needs the gate (one
+    cause per such filesystem, all naming the list)."""
+    if not is_set(devices(spec), "filesystems"):
+        return []
+    by_name = volumes_by_name(spec)
+    causes = []
+    for fs in filesystems(spec):
+        volume = by_name.get(text(fs.get("name")))
+        if volume is None:
+            continue
+        storage = is_set(volume, "persistentVolumeClaim") or is_set(volume, "dataVolume")
+        if storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes"):
+            causes.append(field.child("domain", "devices", "filesystems").cause(
+                "virtiofs is not allowed: virtiofs feature gate is not enabled for PVC"))
+    return causes
