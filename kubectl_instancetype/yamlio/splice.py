@@ -57,6 +57,8 @@ def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True
     editor's promises for this change. ``prelude`` is the directives the document is read under (``%TAG``),
     with the ``---`` that ends them. Without ``verify`` the output is not loaded back here: the caller
     checks the whole stream once, and splices again with ``verify`` when that check fails."""
+    if text and not text.endswith("\n"):  # spliced with a final line end, which the caller takes off again
+        return splice(text + "\n", old, new, prelude, verify)
     try:
         root, layout = _tree(prelude + text, len(prelude))
         edits: list[tuple[int, int, str]] = []
