@@ -289,8 +289,13 @@ class _Restoring:
 
 def _parser(text: str) -> Any:
     """libyaml's parser for ``text``, reading its word colons as go-yaml does (see above)."""
-    char = _FLOW_COLON_TEXTS.get(hash(text))
-    return _CParser(text) if char is None else _Restoring(text, char)
+    key = hash(text)
+    char = _FLOW_COLON_TEXTS.get(key)
+    if char is None:
+        return _CParser(text)
+    if char in text:  # another text of the same hash chose it: choose again (reading a stand-in is harmless)
+        char = _FLOW_COLON_TEXTS[key] = _stand_in(text)
+    return _Restoring(text, char)
 
 
 def tokens(text: str) -> Iterator[Any]:
