@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .api.releases import DEFAULT as DEFAULT_RELEASE
+from .api.releases import Release, UnknownRelease, resolve
 from .errors import InputError, Location
 
 # Per architecture KubeVirt configures (pkg/virt-config/configuration.go; ppc64le lost its own in v1.7 and
@@ -61,6 +63,9 @@ class ClusterConfig:
     # The KubeVirt CR's own metadata.annotations: a few alpha switches live there, not in the configuration.
     cr_annotations: dict[str, str] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    # The KubeVirt release the cluster runs (--kubevirt-version, else the CR's status.observedKubeVirtVersion,
+    # else the newest release): every behaviour that differs between releases asks its facts.
+    release: Release = DEFAULT_RELEASE
 
     def machine_type_for(self, arch: str) -> str:
         """The default machine type for ``arch`` (global override first, then per architecture).
@@ -131,8 +136,10 @@ def configuration_of(data: Any, where: Location) -> tuple[dict[str, Any], str]:
     return _mapping(spec.get("configuration"), "spec.configuration", where), arch
 
 
-def load_config(data: Any, source: str | Location = "<config>", arch: str | None = None) -> ClusterConfig:
-    """The effective configuration for a KubeVirt CR (or a bare ``spec.configuration``) and ``--arch``.
+def load_config(data: Any, source: str | Location = "<config>", arch: str | None = None,
+                version: str | None = None) -> ClusterConfig:
+    """The effective configuration for a KubeVirt CR (or a bare ``spec.configuration``), ``--arch`` and
+    ``--kubevirt-version`` (``version``: else the CR's ``status.observedKubeVirtVersion``, else the newest release).
 
     Raises :class:`InputError` for settings of the wrong type or values KubeVirt's ``validateConfig``
     rejects (KubeVirt would then keep its previous configuration; a render has none to keep).
@@ -142,7 +149,8 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     merged = merge_json(default_configuration(), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
-    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where))
+    release = release_of(data, where, version)
+    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where), release=release)
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
 
@@ -152,14 +160,33 @@ def effective_configuration(cfg: ClusterConfig) -> dict[str, Any]:
     return {**cfg.raw, "architectureConfiguration": arch}
 
 
-def config_from(named: Any | None, documents: Iterable[Any], arch: str | None) -> ClusterConfig:
+def release_of(data: Any, where: Location, version: str | None = None) -> Release:
+    """The release a render assumes: ``version`` (--kubevirt-version), else the KubeVirt CR's
+    ``status.observedKubeVirtVersion``, else the newest release. UnknownRelease (exit 2) for a version the tool
+    does not know."""
+    if version is not None:
+        return resolve(version)
+    status = data.get("status") if is_kubevirt_cr(data) else None
+    observed = status.get("observedKubeVirtVersion") if isinstance(status, dict) else None
+    if not observed:
+        return DEFAULT_RELEASE
+    if not isinstance(observed, str):
+        raise InputError("status.observedKubeVirtVersion must be a string", where)
+    try:
+        return resolve(observed, "status.observedKubeVirtVersion; say --kubevirt-version")
+    except UnknownRelease as exc:
+        raise exc.with_location(where) from None
+
+
+def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,
+                version: str | None = None) -> ClusterConfig:
     """The configuration a render assumes: the ``named`` document (``--kubevirt-config``), else the first
-    KubeVirt CR among ``documents``, else KubeVirt's defaults; then ``arch``. Documents are
+    KubeVirt CR among ``documents``, else KubeVirt's defaults; then ``arch`` and ``version``. Documents are
     :class:`~kubectl_instancetype.yamlio.Document` objects; InputError for settings of the wrong type."""
     source = named or next((doc for doc in documents if is_kubevirt_cr(doc.data)), None)
     if source is None:
-        return load_config({}, "<defaults>", arch)
-    return load_config(source.data, source.location, arch)
+        return load_config({}, "<defaults>", arch, version)
+    return load_config(source.data, source.location, arch, version)
 
 
 def _cr_annotations(data: Any, where: Location) -> dict[str, str]:
@@ -244,7 +271,7 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         cpu_model=r.string("cpuModel"),
         image_pull_policy=r.choice("imagePullPolicy", PULL_POLICIES),
         memory_overcommit=dev.integer("memoryOvercommit", minimum=1),
-        vm_rollout_strategy=r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True),
+        vm_rollout_strategy=_rollout_strategy(r),
         # GetMaxHotplugRatio: 1 when liveUpdateConfiguration itself is null
         max_hotplug_ratio=live.integer("maxHotplugRatio") if live.data else 1,
         max_cpu_sockets=live.integer("maxCpuSockets", minimum=0),
@@ -255,6 +282,14 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         qgs_socket_path=_qgs_socket_path(r.sub("confidentialCompute").sub("tdx").sub("attestation")),
         raw=conf,
     )
+
+
+def _rollout_strategy(r: _Reader) -> str:
+    """``vmRolloutStrategy``: null is dropped by KubeVirt's re-encoding (omitempty) and keeps the default,
+    LiveUpdate; an empty string is kept and is no strategy (IsVMRolloutStrategyLiveUpdate is then false)."""
+    if r.data.get("vmRolloutStrategy") is None:
+        return "LiveUpdate"
+    return r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True)
 
 
 def _qgs_socket_path(attestation: _Reader) -> str:

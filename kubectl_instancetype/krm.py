@@ -44,6 +44,7 @@ class Settings:
     arch: str | None = None
     accept_removed_versions: bool = False
     validate: str = "strict"
+    kubevirt_version: str | None = None  # the KubeVirt release (--kubevirt-version)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def settings_from(config: Any, where: Location) -> Settings:
 
 _FIELDS = {"catalogs": "catalogs", "builtinCatalog": "builtin_catalog", "vmi": "vmi", "namespace": "namespace",
            "kubevirtConfig": "kubevirt_config", "arch": "arch", "acceptRemovedVersions": "accept_removed_versions",
-           "validate": "validate"}
+           "validate": "validate", "kubevirtVersion": "kubevirt_version"}
 
 
 def _known(key: str, where: Location) -> bool:
@@ -145,6 +146,13 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
         raise InputError(f"functionConfig: {key} must be a non-empty string", where)
     if key == "arch" and value not in ARCHITECTURES:
         raise InputError(f"functionConfig: arch must be one of {', '.join(ARCHITECTURES)}", where)
+    if key == "kubevirtVersion":
+        from .api.releases import UnknownRelease, resolve
+
+        try:
+            return resolve(value, "functionConfig kubevirtVersion").name
+        except UnknownRelease as exc:
+            raise InputError(exc.message, where) from None
     if key == "validate":
         if value.lower() not in MODE_ALIASES:
             raise InputError(f"functionConfig: validate must be one of {', '.join(MODE_ALIASES)}", where)

@@ -37,10 +37,20 @@ def case_names(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if p.is_dir()) if directory.exists() else []
 
 
-def render_case(case: Path, vmi: bool) -> tuple[Any, list[str], list[str]]:
+def release_of_case(case: Path) -> str:
+    """The KubeVirt release whose code made ``case``: the tag of ``conformance-releases/<tag>/cases``, else
+    ``main`` (the main corpora: kubevirt/kubevirt d923fdb8)."""
+    parts = case.resolve().parts
+    if "conformance-releases" in parts:
+        return parts[parts.index("conformance-releases") + 1]
+    return "main"
+
+
+def render_case(case: Path, vmi: bool, version: str | None = None) -> tuple[Any, list[str], list[str]]:
     """The rendered VM (or VMI) of a case, the error messages and the warnings, loaded and rendered as the
-    CLI does it."""
-    loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
+    CLI does it with ``--kubevirt-version`` ``version`` (by default the release that made the case)."""
+    request = Request((str(case / "input.yaml"),), builtin=False, kubevirt_version=version or release_of_case(case))
+    loaded = gather(request, FILES)
     assert not loaded.problems, [p.message for p in loaded.problems]
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(vmi))
     wanted = "VirtualMachineInstance" if vmi else "VirtualMachine"

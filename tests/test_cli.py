@@ -76,7 +76,7 @@ def test_module_and_launcher_agree() -> None:
 @pytest.mark.parametrize("mode", [[], ["--vmi"]])
 def test_conformance_runner_on_installed_executable(mode: list[str]) -> None:
     """KubeVirt's corpus through the real executable (a sample; every case runs in-process elsewhere)."""
-    command = f"{_executable()} --no-builtin-catalog"
+    command = f"{_executable()} --no-builtin-catalog --kubevirt-version main"
     proc = subprocess.run(
         [sys.executable, str(CONFORMANCE / "runner.py"), "--cmd", command, "--cases", str(CONFORMANCE / "cases"),
          "--sample", "24", "--seed", "7", *mode], capture_output=True, text=True,

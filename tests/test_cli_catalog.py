@@ -168,7 +168,7 @@ def test_rejected_objects_and_shadowing() -> None:
     assert status == 1
     assert err == (
         f"warning: {shadow}:1:1: VirtualMachineClusterInstancetype u1.medium shadows the one of the built-in "
-        "common-instancetypes v1.6.0-90-g7c1e305b catalog\n"
+        "common-instancetypes v1.7.0 catalog\n"
         f"{rejected}:10:5: error: VirtualMachineClusterInstancetype bad.overcommit: KubeVirt would refuse this object: "
         "spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.\n"
         f"{rejected}:20:5: error: VirtualMachineClusterPreference bad.topology: KubeVirt would refuse this object: "

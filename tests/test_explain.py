@@ -47,7 +47,7 @@ MISSING = object()
 
 def _render(case: Path, vmi: bool, explain: bool) -> tuple[Item | None, list[Any], dict[str, Any]]:
     """The VM's item, the case's documents and the cluster configuration KubeVirt works with."""
-    loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
+    loaded = gather(Request((str(case / "input.yaml"),), builtin=False, kubevirt_version="main"), FILES)
     result = render(loaded.documents, loaded.catalog, Options(config=loaded.config, explain=explain), vm_renderer(vmi))
     vm = next((i for i in result.items if i.is_vm), None)
     configuration = merge_json(default_configuration(), effective_configuration(loaded.config))

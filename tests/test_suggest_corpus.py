@@ -42,7 +42,7 @@ def _hand_written(case: Path) -> dict[str, Any]:
 @cache
 def _suggested(name: str) -> tuple[Suggestion, Scope, dict[str, Any]]:
     case = CASES / name
-    loaded = gather(Request((str(case / "input.yaml"),), builtin=False), FILES)
+    loaded = gather(Request((str(case / "input.yaml"),), builtin=False, kubevirt_version="main"), FILES)
     scope = Scope("default", loaded.catalog, loaded.config)
     vm = _hand_written(case)
     return suggest(vm, scope, hints(vm, scope.namespace_of(vm), loaded.catalog)), scope, vm

@@ -2,47 +2,51 @@
 (pkg/virt-config/featuregate: active.go, inactive.go, feature-gates.go, validator.go).
 
 A gate is on when it is GA, else when ``developerConfiguration.featureGates`` names it, else — unless
-``disabledFeatureGates`` names it — when it is Beta (``IsEnabled``).
+``disabledFeatureGates`` names it — when it is Beta (``IsEnabled``, from v1.9.0; before, a Beta gate is off
+unless named). The states are those of the cluster's release (``cfg.release``): a gate is Alpha in one
+release and Beta or GA in the next.
 """
 
 from __future__ import annotations
 
+import functools
+import json
+import pkgutil
 from collections.abc import Callable
 from typing import Any
 
+from ..api.releases import MAIN
 from ..config import ClusterConfig
 from .cause import Cause
 
 ALPHA, BETA, GA, DEPRECATED, DISCONTINUED = "Alpha", "Beta", "General Availability", "Deprecated", "Discontinued"
 
-_ALPHA = (
-    "CPUManager ExperimentalIgnitionSupport HypervStrictCheck Sidecar HostDevices HostDisk DownwardMetrics Root "
-    "WorkloadEncryptionTDX VSOCK AlignCPUs EnableVirtioFsStorageVolumes PCINUMAAwareTopology NetworkDevicesWithDRA "
-    "ObjectGraph UtilityVolumes ConfigurableHypervisor IncrementalBackup ContainerPathVolumes ReservedOverheadMemlock "
-    "VGPULiveMigration VMStatsCollector OCIExport Plugins GraceIOVirtualization IOMMUFD FirmwareAutoSelection "
-    "MigrationStallDetection MigrationDowntimeTuning CrossArchitectureVirtualization PortRangesSpec"
-)
-_BETA = (
-    "ImageVolume Snapshot WorkloadEncryptionSEV KubevirtSeccompProfile NodeRestriction GPUsWithDRA HostDevicesWithDRA "
-    "DecentralizedLiveMigration DeclarativeHotplugVolumes PasstBinding PodSecondaryInterfaceNamingUpgrade "
-    "ExternalNetResourceInjection RebootPolicy Template OptOutRoleAggregation"
-)
-_GA = (
-    "LiveMigration SRIOVLiveMigration NonRoot PSA CPUNodeDiscovery NUMA CommonInstancetypesDeploymentGate GPU "
-    "HotplugNICs BochsDisplayForEFIGuests VMLiveUpdateFeatures NetworkBindingPlugins DynamicPodInterfaceNaming "
-    "VolumesUpdateStrategy VolumeMigration DisableCustomSELinuxPolicy AutoResourceLimitsGate ClusterProfiler "
-    "VMPersistentState VMExport PersistentReservation InstancetypeReferencePolicy EnableVirtioFsConfigVolumes "
-    "ExpandDisks PanicDevices LiveUpdateNADRef VideoConfig SecureExecution MigrationPriorityQueue "
-    "VmiMemoryOverheadReport LibvirtHooksServerAndClient"
-)
-STATES: dict[str, str] = {
-    **{name: ALPHA for name in _ALPHA.split()},
-    **{name: BETA for name in _BETA.split()},
-    **{name: GA for name in _GA.split()},
-    **{name: DEPRECATED for name in ("DockerSELinuxMCSWorkaround", "MultiArchitecture", "DisableMDEVConfiguration",
-                                     "HotplugVolumes")},
-    **{name: DISCONTINUED for name in ("ExperimentalVirtiofsSupport", "Passt", "Macvtap", "PasstIPStackMigration")},
-}
+
+
+@functools.cache
+def _table() -> dict[str, Any]:
+    data = pkgutil.get_data(__package__, "data/feature-gates.json")
+    if data is None:  # pragma: no cover - only with a loader that cannot read data
+        raise OSError(f"{__package__}: no data/feature-gates.json")
+    result: dict[str, Any] = json.loads(data)
+    return result
+
+
+@functools.cache
+def states(release: str = MAIN) -> dict[str, str]:
+    """The state of every gate ``release`` registers (``data/feature-gates.json``, written by
+    ``scripts/generate-feature-gates`` from each tag's featuregate package)."""
+    table = _table()
+    if release == MAIN:
+        return dict(table["main"])
+    delta = table["releases"][release]
+    out = {gate: state for gate, state in table["main"].items() if gate not in delta["removed"]}
+    out.update(delta["changed"])
+    return out
+
+
+#: The states at main (kubevirt/kubevirt d923fdb8).
+STATES: dict[str, str] = states()
 
 PASST_DISCONTINUED = (
     "Passt network binding is discontinued since v1.3. Please refer to Kubevirt user guide for alternatives."
@@ -58,18 +62,20 @@ def _developer(cfg: ClusterConfig) -> dict[str, Any]:
 
 
 def is_enabled(cfg: ClusterConfig, gate: str) -> bool:
-    """``featuregate.IsEnabled``: GA, else named, else not disabled and Beta."""
-    state = STATES.get(gate)
-    if state is None:
-        return False
+    """Whether ``gate`` is on in the cluster's release. From v1.9.0 ``featuregate.IsEnabled``: GA, else named,
+    else not disabled and Beta; before, ``isFeatureGateEnabled``: GA, else named (registered or not)."""
+    state = states(cfg.release.name).get(gate)
     if state == GA:
         return True
+    beta_on = cfg.release.beta_feature_gates_on_by_default
+    if state is None and beta_on:
+        return False
     dev = _developer(cfg)
     if gate in (dev.get("featureGates") or ()):
         return True
     if gate in (dev.get("disabledFeatureGates") or ()):
         return False
-    return state == BETA
+    return beta_on and state == BETA
 
 
 def _interfaces_use(spec: dict[str, Any], binding: str) -> bool:
@@ -92,9 +98,10 @@ def deprecated_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[str]:
     """``warnDeprecatedAPIs``: for each gate the configuration names that is deprecated and used by ``spec``,
     its message."""
     warnings = []
+    known = states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _DEPRECATED_USED.get(gate)
-        if check is not None and check[0](spec):
+        if check is not None and known.get(gate) == DEPRECATED and check[0](spec):
             warnings.append(check[1])
     return warnings
 
@@ -103,8 +110,9 @@ def discontinued_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[Cause]
     """``ValidateFeatureGates``: for each gate the configuration names, in its order, that is discontinued
     and used by ``spec``, its message (a cause without a field)."""
     causes = []
+    known = states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _SPEC_USED.get(gate)
-        if check is not None and check[0](spec):
+        if check is not None and known.get(gate) == DISCONTINUED and check[0](spec):
             causes.append(Cause(check[1]))
     return causes

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import CONTROLLER_REVISION as REVISION
+from ..api.releases import Release
 from ..api.versions import REMOVED_IN, removed_hint
 from ..errors import InputError, KubeVirtError, ToolError
 from ..yamlio import Document
@@ -32,6 +33,19 @@ class Builtin:
     find: BuiltinFind
     names: Callable[[str], Iterable[str]] | None = None
     version: str = ""
+    per_release: bool = False  # the catalog stands for "whatever the cluster's release deploys"
+
+    def at(self, release: Release) -> Builtin:
+        """The catalog ``release`` deploys, for a built-in catalog that follows the release; else this one."""
+        return builtin_of(release) if self.per_release else self
+
+
+def builtin_of(release: Release) -> Builtin:
+    """The built-in catalog of ``release``: the common-instancetypes bundle its virt-operator deploys."""
+    from .builtin import bundle
+
+    deployed = bundle(release.catalog_version)
+    return Builtin(deployed.find, deployed.names, deployed.version)
 
 
 @dataclass

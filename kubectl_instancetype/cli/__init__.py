@@ -38,7 +38,8 @@ def exit_codes_help(*findings: str) -> str:
             "  0  success (nothing to report, nothing to change)\n"
             "  1  the cluster would refuse an object: kubectl or the API server (--validate), or KubeVirt\n"
             f"     (a VirtualMachine it rejects or fails to expand, a catalog object it refuses){also}\n"
-            "  2  usage error\n"
+            "  2  usage error (also a KubeVirt version the tool does not know: --kubevirt-version, or a\n"
+            "     KubeVirt CR's status.observedKubeVirtVersion)\n"
             "  3  input that cannot be processed (YAML syntax, unreadable files)\n"
             "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
@@ -84,10 +85,17 @@ class LazyGroup(click.Group):
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
-    from ..catalog.builtin import VERSION  # only here: a plain render must not build the catalog module
+    from ..api.releases import DEFAULT
 
-    click.echo(f"kubectl-instancetype {__version__} (built-in common-instancetypes catalog {VERSION})")
+    click.echo(f"kubectl-instancetype {__version__} (KubeVirt {DEFAULT.name} by default, built-in "
+               f"common-instancetypes catalog {DEFAULT.catalog_version})")
     ctx.exit()
+
+
+def _version_option(func: Any) -> Any:
+    from .options import kubevirt_version_option
+
+    return kubevirt_version_option(func)
 
 
 @click.group(
@@ -101,7 +109,8 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
               help="Show the version and the built-in catalog's revision, and exit.")
 @click.option("--no-builtin-catalog", "no_builtin_catalog", is_flag=True,
               help="For every command: do not fall back to the built-in common-instancetypes catalog.")
-def main_group(no_builtin_catalog: bool) -> None:
+@_version_option
+def main_group(no_builtin_catalog: bool, kubevirt_version: str | None) -> None:
     """Expand KubeVirt instancetypes and preferences offline, from files, exactly as KubeVirt does.
 
     \b

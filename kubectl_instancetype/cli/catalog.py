@@ -30,9 +30,11 @@ from .options import (
     catalog_option,
     exclude_option,
     filename_option,
+    kubevirt_version_option,
     load,
     namespace_option,
     no_builtin_option,
+    version_of,
 )
 from .report import finish, report
 
@@ -56,13 +58,16 @@ def source_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @exclude_option
     @namespace_option()
     @no_builtin_option
+    @kubevirt_version_option
     @accept_removed_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], filenames: tuple[str, ...], exclude: tuple[str, ...],
-                namespace: str, no_builtin: bool, accept_removed: bool, **kwargs: Any) -> Any:
+                namespace: str, no_builtin: bool, kubevirt_version: str | None, accept_removed: bool,
+                **kwargs: Any) -> Any:
         builtin = builtin_enabled(no_builtin)
         inputs = InputOptions(filenames, True, namespace, DEFAULT_LIMITS, exclude=exclude)
-        loaded = load(inputs, CatalogOptions(catalogs, builtin, None, None, accept_removed))
+        loaded = load(inputs, CatalogOptions(catalogs, builtin, None, None, accept_removed,
+                                             version_of(kubevirt_version)))
         return func(*args, sources=Sources(loaded, builtin, namespace), **kwargs)
 
     return wrapper
@@ -139,7 +144,9 @@ def show_command(sources: Sources, name: str, kind: str | None, output: str) -> 
 def _objects(sources: Sources) -> list[Listed]:
     objects: Any = None
     if sources.builtin:
-        from ..catalog.builtin import objects
+        from ..catalog.builtin import bundle  # the catalog the cluster's release deploys
+
+        objects = bundle(sources.inputs.config.release.catalog_version).objects
     return listed(sources.inputs.catalog, objects)
 
 

@@ -6,13 +6,28 @@ import sys
 
 import click
 
-from ..config import effective_configuration
+from ..config import ClusterConfig, effective_configuration
 from ..inputs import JUDGE_NONE, Request, gather
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP
 from .inputs import FILES
-from .options import arch_option, exclude_option, filename_option, kubevirt_config_option, recursive_option
+from .options import (
+    arch_option,
+    exclude_option,
+    filename_option,
+    kubevirt_config_option,
+    kubevirt_version_option,
+    recursive_option,
+    version_of,
+)
 from .report import report
+
+
+def release_comment(cfg: ClusterConfig) -> str:
+    """The YAML comment naming the release a render assumes and the catalog that comes with it."""
+    release = cfg.release
+    return (f"# KubeVirt {release.name} (kubevirt/kubevirt {release.commit}); built-in catalog: common-instancetypes "
+            f"{release.catalog_version}\n")
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,14 +36,16 @@ from .report import report
 @recursive_option
 @exclude_option
 @arch_option
+@kubevirt_version_option
 @click.option("-o", "--output", type=click.Choice(("yaml", "json")), default="yaml", show_default=True)
 def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...],
-           arch: str | None, output: str) -> None:
+           arch: str | None, kubevirt_version: str | None, output: str) -> None:
     """Print the effective cluster configuration: KubeVirt's defaults merged with the file.
 
     The configuration is the one render uses for the same options: --kubevirt-config, else the first
     KubeVirt CR among the -f inputs, else KubeVirt's defaults; --arch then sets the default
-    architecture.
+    architecture. The YAML output starts with a comment naming the KubeVirt release assumed (--kubevirt-version,
+    else the CR's status.observedKubeVirtVersion, else the newest release) and the built-in catalog it deploys.
 
     \b
     Examples:
@@ -38,12 +55,14 @@ def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: b
     """
     named = (kubevirt_config,) if kubevirt_config else ()
     request = Request(filenames if not named else (), recursive, exclude=exclude, builtin=False,
-                      kubevirt_config=kubevirt_config, arch=arch, judge=JUDGE_NONE)
+                      kubevirt_config=kubevirt_config, arch=arch, judge=JUDGE_NONE,
+                      kubevirt_version=version_of(kubevirt_version))
     loaded = gather(request, FILES)
     status = report(RunResult(loaded.problems, loaded.notices))
     if not loaded.problems:
         from ..yamlio.emit import dump_json, dump_yaml
 
         effective = effective_configuration(loaded.config)
-        sys.stdout.write(dump_json(effective) if output == "json" else dump_yaml(effective))
+        text = dump_json(effective) if output == "json" else release_comment(loaded.config) + dump_yaml(effective)
+        sys.stdout.write(text)
     sys.exit(status)

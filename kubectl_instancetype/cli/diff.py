@@ -32,7 +32,16 @@ from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
 from . import exit_codes_help
 from .inputs import expand_paths, read_text
-from .options import CatalogOptions, InputOptions, catalog_options, exclude_option, junit_option, load, namespace_option
+from .options import (
+    CatalogOptions,
+    InputOptions,
+    catalog_options,
+    checked_version,
+    exclude_option,
+    junit_option,
+    load,
+    namespace_option,
+)
 from .report import finish
 
 DEFAULT_BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "upstream/main", "main", "master")
@@ -206,7 +215,7 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     present = CatalogOptions(tuple(c for c in catalogs.catalogs if os.path.exists(c)), catalogs.builtin,
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
                              os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch,
-                             catalogs.accept_removed)
+                             catalogs.accept_removed, catalogs.kubevirt_version)
     loaded = load(inputs, present)
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
@@ -245,9 +254,13 @@ FORMATS = ("json", "markdown", "text")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
                                       "do not fit are left out with a note (the summary table stays whole).")
+@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version,
+              help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
+                   "catalog it deploys) expands it with the release of --kubevirt-version (default: the newest), "
+                   "instead of comparing git revisions.")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
-         catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None) -> None:
+         catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
     """Show how each VirtualMachine's expansion changes between REV and the working tree.
 
     PATHs (default: the current directory) are files and directories, searched recursively for
@@ -255,12 +268,23 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     when what it references did (a catalog bump). Problems of the base revision are shown, prefixed
     with it; only those that make it unreadable count for the exit status.
 
+    With --base-kubevirt-version, the upgrade preview: the same files rendered for the base release and
+    for --kubevirt-version (each with the built-in catalog its virt-operator deploys); a changed VM's
+    cause is "kubevirt".
+
     \b
     Examples:
       kubectl instancetype diff vms/ --catalog catalog/
       kubectl instancetype diff --base origin/main --format markdown vms/ --catalog catalog/ > comment.md
+      kubectl instancetype diff --kubevirt-version 1.9 --base-kubevirt-version 1.8 vms/
     """
     paths = paths or (".",)
+    if base_version is not None:
+        if base is not None:
+            raise click.UsageError("--base compares git revisions, --base-kubevirt-version KubeVirt releases: "
+                                   "give one of them")
+        _upgrade(paths, namespace, exclude, catalogs, fmt, cap, base_version, junit_xml)
+        return
     rev = base_revision(base)
     same = _same_as_head(rev) if base is None else None
     label = base or git("rev-parse", "--short", rev).strip()
@@ -285,6 +309,33 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     notices = after.notices + ((same,) if same else ())
     result = RunResult(missing + unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
+                       shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
+                       checked=_checked(changes, after.problems))
+    finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
+
+
+def _upgrade(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions, fmt: str,
+             cap: int, base_version: str, junit_xml: str | None) -> None:
+    """The upgrade preview: the working tree rendered for ``base_version`` and for the release of ``catalogs``,
+    shown as a pull-request diff is, against ``KubeVirt <base release>``."""
+    from ..api.releases import resolve
+
+    base_release = resolve(base_version)
+    label = f"KubeVirt {base_release.name}"
+    before = _side(paths, namespace, exclude, dataclasses.replace(catalogs, kubevirt_version=base_release.name),
+                   drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    changes = [_new_drift(dataclasses.replace(c, cause="kubevirt") if c.status != "unchanged" else c)
+               for c in compare(before.states, after.states, label)]
+    target = f" --kubevirt-version {catalogs.kubevirt_version}" if catalogs.kubevirt_version else ""
+    again = f"kubectl instancetype diff --base-kubevirt-version {base_version}{target}"
+    if fmt == "markdown":
+        sys.stdout.write(views.markdown(changes, label, cap, again=again))
+    else:
+        sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
+    at_base = tuple(_at_base(p, label) for p in before.problems)
+    unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
+    result = RunResult(unreadable + after.problems, after.notices, any(c.status != "unchanged" for c in changes),
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")

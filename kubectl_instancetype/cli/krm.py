@@ -56,7 +56,8 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
         finish(RunResult((exc,)))
     request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,
                       kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED,
-                      accept_removed=settings.accept_removed_versions, validate=settings.validate)
+                      accept_removed=settings.accept_removed_versions, validate=settings.validate,
+                      kubevirt_version=settings.kubevirt_version)
     loaded = gather(request, FILES, envelope.items, builtin_catalog(settings.builtin_catalog))
     outcome = transform(envelope, loaded, settings)
     from ..yamlio.emit import dump_yaml_all
@@ -89,6 +90,7 @@ def _settings(config_file: str | None, envelope: Envelope, rl_doc: Document | No
         arch=catalogs.arch or base.arch,
         accept_removed_versions=base.accept_removed_versions or catalogs.accept_removed,
         validate=base.validate,
+        kubevirt_version=catalogs.kubevirt_version or base.kubevirt_version,
     )
 
 

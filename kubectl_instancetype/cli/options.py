@@ -44,6 +44,57 @@ class CatalogOptions:
     kubevirt_config: str | None
     arch: str | None
     accept_removed: bool = False
+    kubevirt_version: str | None = None
+
+
+def assumed_release_text() -> str:
+    """The release assumed without --kubevirt-version, and the catalog that comes with it (for --help)."""
+    from ..api.releases import DEFAULT, known_versions
+
+    return (f"Default: the KubeVirt CR's status.observedKubeVirtVersion, else {DEFAULT.name} (the newest release; "
+            f"built-in catalog common-instancetypes {DEFAULT.catalog_version}). Known: {known_versions()}.")
+
+
+class KubeVirtVersionOption(click.Option):
+    """``--kubevirt-version``, whose help names the default release and its catalog when it is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        return None if record is None else (record[0], f"{record[1]} {assumed_release_text()}")
+
+
+def checked_version(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A known version (resolved again where it is used), or one line on stderr and exit 2."""
+    if value is None or ctx.resilient_parsing:
+        return value
+    from ..api.releases import UnknownRelease, resolve
+
+    try:
+        resolve(value)
+    except UnknownRelease as exc:
+        click.echo(exc.render(), err=True)
+        ctx.exit(exc.exit_code)
+    return value
+
+
+KUBEVIRT_VERSION_HELP = ("The KubeVirt release the cluster runs, whose behaviour, schemas and built-in catalog "
+                         "the answers follow: a tag (v1.8.4, 1.8.4), a release line (1.8: its newest patch the "
+                         "tool knows) or main.")
+
+
+def kubevirt_version_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--kubevirt-version VERSION``, handed to the command as ``kubevirt_version`` (checked: exit 2)."""
+    return click.option("--kubevirt-version", "kubevirt_version", metavar="VERSION", cls=KubeVirtVersionOption,
+                        callback=checked_version, help=KUBEVIRT_VERSION_HELP)(func)
+
+
+def version_of(own: str | None) -> str | None:
+    """The version this command's option names, else the group's (``kubectl instancetype --kubevirt-version``)."""
+    if own is not None:
+        return own
+    root = click.get_current_context().find_root()
+    value = root.params.get("kubevirt_version")
+    return value if isinstance(value, str) else None
 
 
 def accept_removed_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -149,11 +200,13 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @no_builtin_option
     @kubevirt_config_option()
     @arch_option
+    @kubevirt_version_option
     @accept_removed_option
     @functools.wraps(func)
     def wrapper(*args: Any, catalogs: tuple[str, ...], no_builtin: bool, kubevirt_config: str | None,
-                arch: str | None, accept_removed: bool, **kwargs: Any) -> Any:
-        options = CatalogOptions(catalogs, builtin_enabled(no_builtin), kubevirt_config, arch, accept_removed)
+                arch: str | None, accept_removed: bool, kubevirt_version: str | None, **kwargs: Any) -> Any:
+        options = CatalogOptions(catalogs, builtin_enabled(no_builtin), kubevirt_config, arch, accept_removed,
+                                 version_of(kubevirt_version))
         return func(*args, catalogs=options, **kwargs)
 
     return wrapper
@@ -163,7 +216,8 @@ def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
     """The inputs layer's request for these options."""
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
-                   accept_removed=catalogs.accept_removed, validate=inputs.validate)
+                   accept_removed=catalogs.accept_removed, validate=inputs.validate,
+                   kubevirt_version=catalogs.kubevirt_version)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
@@ -176,9 +230,11 @@ def builtin_catalog(enabled: bool) -> Builtin | None:
     """The built-in catalog, or None when it is turned off (imported only when on)."""
     if not enabled:
         return None
-    from ..catalog.builtin import VERSION, find, names
+    return Builtin(_no_release, per_release=True)  # gather picks the catalog of the cluster's release
 
-    return Builtin(find, names, VERSION)
+
+def _no_release(kind: str, name: str) -> None:
+    raise AssertionError("the built-in catalog is looked up before the cluster's release is known")
 
 
 @dataclass(frozen=True)

@@ -10,21 +10,37 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.origin import NO_TRACE, Trace
+from ..api.releases import DEFAULT, Release
 from . import instancetype, preference
 
 Spec = dict[str, Any]
 
 
 def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: Spec,
-               trace: Trace = NO_TRACE) -> list[str]:
-    """Apply ``it`` then ``pref`` to ``spec``/``meta``; the conflict paths, in KubeVirt's order."""
+               trace: Trace = NO_TRACE, release: Release = DEFAULT) -> list[str]:
+    """Apply ``it`` then ``pref`` to ``spec``/``meta`` as ``release`` does; the conflict paths, in KubeVirt's
+    order."""
     if it is not None:
-        conflicts = [path for applier in instancetype.APPLIERS
-                     for path in applier(base, it, pref, spec, meta, trace)]
+        appliers = instancetype.APPLIERS
+        if not release.memory_conflicts_only_guest:
+            appliers = tuple(instancetype.memory_any_conflicts if a is instancetype.memory else a for a in appliers)
+        conflicts = [path for applier in appliers for path in applier(base, it, pref, spec, meta, trace)]
         if conflicts:
             return conflicts
     if pref is not None:
+        pref = _as_applied(pref, spec, release)
         for applier in preference.APPLIERS:
             applier(pref, spec, meta, trace)
     return []
+
+
+def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
+    """``pref`` without what ``release`` does not apply: before v1.9.0 ``preferredPanicDeviceModel`` only
+    fills in the model of the VM's own panic devices and creates none."""
+    devices = pref.get("devices")
+    if release.creates_panic_device or not isinstance(devices, dict) or "preferredPanicDeviceModel" not in devices:
+        return pref
+    if ((spec.get("domain") or {}).get("devices") or {}).get("panicDevices"):
+        return pref
+    return {**pref, "devices": {k: v for k, v in devices.items() if k != "preferredPanicDeviceModel"}}
 

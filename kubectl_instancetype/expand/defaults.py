@@ -12,7 +12,7 @@ from typing import Any
 from ..api.golang import child
 from ..api.origin import NO_TRACE, Origin, Trace, named
 from ..config import ClusterConfig, configured_arch
-from ..quantity import QuantityError, canonical, from_json, parse_quantity
+from ..quantity import QuantityError, canonical, from_json, new_quantity, parse_quantity
 
 Spec = dict[str, Any]
 
@@ -27,6 +27,11 @@ GUEST_FROM_LIMIT = named("KubeVirt default guest memory (the memory limit)")
 GUEST_FROM_HUGEPAGES = named("KubeVirt default guest memory (the hugepage size)")
 NO_GUEST = named("KubeVirt default memory (no guest memory)")
 PULL_POLICY = named("KubeVirt default image pull policy (for the image's tag)")
+MEMORY_REQUEST_FROM_LIMIT = named("KubeVirt default memory request (the memory limit; before v1.6.4 and v1.7.0)")
+MEMORY_REQUEST_FROM_GUEST = named("KubeVirt default memory request (the guest memory and memoryOvercommit; "
+                                  "before v1.6.4 and v1.7.0)", "developerConfiguration.memoryOvercommit")
+MEMORY_REQUEST_FROM_HUGEPAGES = named("KubeVirt default memory request (the hugepage size; before v1.6.4 and "
+                                      "v1.7.0)")
 
 
 def default_volume_disks(spec: Spec, trace: Trace = NO_TRACE) -> None:
@@ -123,12 +128,43 @@ def _resource_requests(cfg: ClusterConfig, domain: Spec, trace: Trace) -> None:
     if _quantity_nonzero(limits.get("cpu")) and not _quantity_nonzero(requests.get("cpu")):
         child(child(domain, "resources"), "requests")["cpu"] = limits["cpu"]
         trace.set(("resources", "requests", "cpu"), CPU_REQUEST_FROM_LIMIT)
+    if cfg.release.defaults_memory_request:
+        _memory_request(cfg, domain, trace)
     dedicated = (domain.get("cpu") or {}).get("dedicatedCpuPlacement") is True
     if canonical(cfg.cpu_request) != "100m" and not dedicated:
         requests = child(child(domain, "resources"), "requests")
         if "cpu" not in requests:
             requests["cpu"] = cfg.cpu_request
             trace.set(("resources", "requests", "cpu"), CPU_REQUEST)
+
+
+def _memory_request(cfg: ClusterConfig, domain: Spec, trace: Trace) -> None:
+    """The memory request of releases before v1.6.4 and v1.7.0 (``setDefaultResourceRequests``): the memory
+    limit, else the guest memory (else the hugepage size) x 100 / ``memoryOvercommit`` (v1.6.2: without it)."""
+    resources = domain.get("resources") or {}
+    limits, requests = resources.get("limits") or {}, resources.get("requests") or {}
+    if _quantity_nonzero(limits.get("memory")) and not _quantity_nonzero(requests.get("memory")):
+        child(child(domain, "resources"), "requests")["memory"] = limits["memory"]
+        trace.set(("resources", "requests", "memory"), MEMORY_REQUEST_FROM_LIMIT)
+        return
+    if "memory" in requests:
+        return
+    found = domain.get("memory")
+    memory: Spec = found if isinstance(found, dict) else {}
+    value, origin = memory.get("guest"), MEMORY_REQUEST_FROM_GUEST
+    if value is None:
+        value, origin = (memory.get("hugepages") or {}).get("pageSize"), MEMORY_REQUEST_FROM_HUGEPAGES
+    try:
+        quantity = from_json(value) if value is not None else None
+    except ValueError:  # a page size that is no quantity: KubeVirt ignores it here
+        quantity = None
+    if quantity is None or quantity.value() <= 0:
+        return
+    overcommit = cfg.memory_overcommit
+    if overcommit != 100 and not cfg.release.memory_request_ignores_overcommit:
+        quantity = new_quantity(quantity.value() * 100 // overcommit, quantity.format)
+    child(child(domain, "resources"), "requests")["memory"] = str(quantity)
+    trace.set(("resources", "requests", "memory"), origin)
 
 
 def _guest_memory(domain: Spec, trace: Trace) -> None:

@@ -84,10 +84,11 @@ def _sound_rng_tpm_video(wanted: Spec, vm: Spec, trace: Trace) -> None:
             vm[dst] = clone_json(wanted[src])
             trace.by_preference((dst,), f"spec.devices.{src}")
     if wanted.get("preferredVideoType") is not None:
+        fresh = trace.absent(vm, ("video",))  # a video device of its own: the preference made it
         video = child(vm, "video")
         if not video.get("type"):
             video["type"] = wanted["preferredVideoType"]
-            trace.by_preference(("video", "type"), "spec.devices.preferredVideoType")
+            trace.by_preference(fresh or ("video", "type"), "spec.devices.preferredVideoType")
 
 
 def _disk(wanted: Spec, disk: Spec, trace: Trace) -> None:

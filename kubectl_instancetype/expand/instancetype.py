@@ -232,6 +232,14 @@ def template_annotations(base: str, it: Spec, pref: Spec | None, spec: Spec, met
     return conflicts
 
 
+def memory_any_conflicts(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec,
+                         trace: Trace = NO_TRACE) -> list[str]:
+    """:func:`memory` as KubeVirt before v1.7.0 applies it (#14685): any ``domain.memory`` of the VM conflicts."""
+    if (spec.get("domain") or {}).get("memory") is not None:
+        return [f"{base}.domain.memory"]
+    return memory(base, it, pref, spec, meta, trace)
+
+
 # KubeVirt's order (pkg/instancetype/apply/vmi.go); every applier runs even after a conflict.
 APPLIERS: tuple[Applier, ...] = (
     node_selector,

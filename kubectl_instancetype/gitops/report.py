@@ -112,10 +112,11 @@ MARKER = "<!-- kubectl-instancetype diff -->"
 COMMENT_LIMIT = 65_536  # GitHub refuses a pull-request comment longer than this
 
 
-def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT) -> str:
+def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT, again: str = "") -> str:
     """A pull-request comment of at most ``cap`` characters: a hidden marker (the GitHub action finds its
     comment by it), the summary table, and as many collapsible per-VM diffs as fit, with a note saying how
-    many were left out. The table is always complete unless it alone would not fit."""
+    many were left out. The table is always complete unless it alone would not fit. ``again`` is the command
+    that shows every diff (default: ``kubectl instancetype diff --base BASE``)."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("kubectl_instancetype", "templates"),
@@ -132,7 +133,8 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT) -
     def comment(tabled: int, detailed: int) -> str:
         return template.render(marker=MARKER, base=base, total=len(changes), shown=len(shown), rows=rows[:tabled],
                                rows_left_out=len(shown) - tabled, changes=shown[:detailed],
-                               left_out=len(shown) - detailed, cap=f"{cap:,}")
+                               left_out=len(shown) - detailed, cap=f"{cap:,}",
+                               again=again or f"kubectl instancetype diff --base {base}")
 
     if len(comment(len(shown), 0)) > cap:  # not even the table fits: as many rows as do, no diffs
         tabled = _most(len(shown), lambda n: len(comment(n, 0)) <= cap)

@@ -53,7 +53,8 @@ class VMChange:
     before: VMState | None
     after: VMState | None
     status: str  # added, removed, changed, unchanged, failing, fixed
-    cause: str  # "vm" (its document changed) or "catalog" (only what it references did); "" if unchanged
+    cause: str  # "vm" (its document changed), "catalog" (only what it references did) or "kubevirt" (the
+    # release: the upgrade preview); "" if unchanged
     diff: str
     fields: tuple[FieldChange, ...] = ()  # each changed value with its origins, when both sides rendered
 

@@ -9,7 +9,7 @@ problems are values in the returned :class:`Inputs`, never raised.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
@@ -53,6 +53,7 @@ class Request:
     judge: str = JUDGE_ALL
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
+    kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
 
 
 @dataclass(frozen=True)
@@ -94,15 +95,20 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     common-instancetypes off turns it off too.
     """
     found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
-    documents = _checked(list(given), request.judge, found)
     listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
     sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
-    documents += _checked(_read(sources, request.limits, reader, found), request.judge, found)
+    read = _read(sources, request.limits, reader, found)
+    # The configuration first: the release it names decides which schemas check every object.
+    config = _config(request, reader, [*given, *read], found)
+    found.validate = replace(found.validate, release=config.release.name)
+    documents = _checked(list(given), request.judge, found)
+    documents += _checked(read, request.judge, found)
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
-    config = _config(request, reader, documents, found)
     if not (request.builtin and config.common_instancetypes):
         builtin = None
+    elif builtin is not None:
+        builtin = builtin.at(config.release)
     provenance = Provenances.of(documents, STDIN_NAME)
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
@@ -187,14 +193,19 @@ def _used(doc: Document) -> bool:
     return isinstance(kind, str) and kind in _USED_KINDS  # a kind may be any YAML value: [] is unhashable
 
 
-def _config(request: Request, reader: Reader, documents: list[Document], found: _Found) -> ClusterConfig:
-    """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs; then --arch."""
+def _config(request: Request, reader: Reader, read: list[Document], found: _Found) -> ClusterConfig:
+    """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs (``read``, not yet
+    checked); then --arch and --kubevirt-version."""
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
     sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
     if sources and isinstance(sources[0].data, dict) and "kind" in sources[0].data:  # a CR, not a bare config
         sources = _checked(sources[:1], JUDGE_ALL, found)
     try:
-        return config_from(sources[0] if sources else None, documents, request.arch)
-    except InputError as exc:
+        documents = list(flatten(read))
+    except InputError:  # reported when the documents are checked
+        documents = read
+    try:
+        return config_from(sources[0] if sources else None, documents, request.arch, request.kubevirt_version)
+    except ToolError as exc:  # a malformed configuration, or a KubeVirt version the tool does not know
         found.fail(exc)
         return ClusterConfig()

@@ -45,7 +45,8 @@ def expand(vm: Spec, ctx: Context) -> Spec:
     problem = default_pod_network(ctx.config, spec, trace)
     if problem is not None:
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
-    conflicts = apply_spec(BASE, ctx.matched.instancetype_spec, ctx.matched.preference_spec, spec, meta, trace)
+    conflicts = apply_spec(BASE, ctx.matched.instancetype_spec, ctx.matched.preference_spec, spec, meta, trace,
+                           ctx.config.release)
     if conflicts:
         field = conflict_field(conflicts[0])
         raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)

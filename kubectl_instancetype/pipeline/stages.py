@@ -60,7 +60,7 @@ def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cf
     """``vm`` through the matcher mutation, the lookup and ``stages``; KubeVirtError when one refuses. With
     ``book``, the stages record the origin of every value they set; ``warnings`` gets what the webhooks
     answer with what they admit (also when a later stage refuses)."""
-    out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog)
+    out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog, cfg.release)
     ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog), book)
     try:
         for stage in stages:

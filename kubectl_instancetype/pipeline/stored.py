@@ -51,11 +51,11 @@ def webhook(vm: Spec, ctx: Context) -> Spec:
     """What the complete mutating webhook on create writes after :func:`.preferred_defaults`."""
     spec = child(vm, "spec")
     _go_encoded(spec)
-    if _fact(ctx, "writes_default_matcher_kind", False):
+    if ctx.config.release.writes_default_matcher_kind:
         for matcher in MATCHERS:
             m = spec.get(matcher.field)
-            if isinstance(m, dict) and not m.get("kind") and not m.get("inferFromVolume"):
-                m["kind"] = matcher.cluster
+            if isinstance(m, dict) and not m.get("kind"):  # inferFromVolume is resolved by now
+                m["kind"] = matcher.cluster.lower()  # KubeVirt's ClusterSingularResourceName
     template = spec.get("template")
     if not isinstance(template, dict):
         return vm  # the validating webhook refuses it
@@ -75,15 +75,14 @@ def webhook(vm: Spec, ctx: Context) -> Spec:
         if trace.on:
             trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
     firmware = child(domain, "firmware")
-    for key, written in (("uuid", _fact(ctx, "writes_firmware_uuid", True)),
-                        ("serial", _fact(ctx, "writes_firmware_serial", True))):
+    release = ctx.config.release
+    for key, written in (("uuid", release.writes_firmware_uuid), ("serial", release.writes_firmware_serial)):
         if written and not firmware.get(key):
             firmware[key] = ASSIGNED
             trace.set(("domain", "firmware", key), FIRMWARE_RANDOM)
     if not firmware:
         del domain["firmware"]
-    if _fact(ctx, "writes_pci_topology", True):
-        pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata())
+    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata(), release)
     return vm
 
 
@@ -104,11 +103,6 @@ def _go_encoded(spec: Spec) -> None:
             found = (dvt.get("spec") or {}).get(claim) if isinstance(dvt, dict) else None
             if isinstance(found, dict) and not isinstance(found.get("resources"), dict):
                 found["resources"] = {}
-
-
-def _fact(ctx: Context, name: str, main: bool) -> bool:
-    """A fact of the configured release (main's answer until the release table lands)."""
-    return bool(getattr(getattr(ctx.config, "release", None), name, main))
 
 
 def first_reconcile(vm: Spec, ctx: Context) -> Spec:

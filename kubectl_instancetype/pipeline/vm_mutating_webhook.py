@@ -16,6 +16,7 @@ from typing import Any
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS, MatcherKind
 from ..api.origin import named
+from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..errors import KubeVirtError
 from ..expand.defaults import ARCHITECTURE, machine_type_origin
@@ -30,31 +31,43 @@ STAGE = "mutate"
 PCI_TOPOLOGY = named("KubeVirt VM mutating webhook (PCI topology of new VMs)")
 
 
-def matcher_problems(matcher: MatcherKind, vm: Spec) -> list[str]:
-    """KubeVirt's causes against one matcher, in its order."""
+def matcher_causes(matcher: MatcherKind, vm: Spec, release: Release = DEFAULT) -> list[tuple[str, tuple[str, ...]]]:
+    """KubeVirt's causes against one matcher, in its order, with their fields (before v1.7.0: the older
+    wording, at the name or kind)."""
     m = (vm.get("spec") or {}).get(matcher.field)
     if m is None:
         return []
     name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
-    problems = []
+    new, at = release.infer_from_volume_new_messages, matcher.path
+    causes: list[tuple[str, tuple[str, ...]]] = []
     if not name and not infer:
-        problems.append(f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}")
+        causes.append((f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}", at))
     if infer and name:
-        problems.append("Name already set, should be cleared before setting inferFromVolume")
+        causes.append(("Name already set, should be cleared before setting inferFromVolume", at) if new else
+                      (f"Name should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
+                       (*at, "name")))
     if infer and m.get("kind"):
-        problems.append("Kind already set, should be cleared before setting inferFromVolume")
+        causes.append(("Kind already set, should be cleared before setting inferFromVolume", at) if new else
+                      (f"Kind should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
+                       (*at, "kind")))
     policy = m.get("inferFromVolumeFailurePolicy")
     if policy is not None and policy not in ("Ignore", "Reject"):
-        problems.append(f"Invalid value '{policy}' for InferFromVolumeFailurePolicy")
-    return problems
+        causes.append((f"Invalid value '{policy}' for InferFromVolumeFailurePolicy",
+                       (*at, "inferFromVolumeFailurePolicy") if not new else at))
+    return causes
 
 
-def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup) -> Spec:
-    """A copy of ``vm`` with its matchers validated and ``inferFromVolume`` resolved."""
+def matcher_problems(matcher: MatcherKind, vm: Spec, release: Release = DEFAULT) -> list[str]:
+    """KubeVirt's causes against one matcher, in its order."""
+    return [message for message, _ in matcher_causes(matcher, vm, release)]
+
+
+def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup, release: Release = DEFAULT) -> Spec:
+    """A copy of ``vm`` with its matchers validated (as ``release`` does) and ``inferFromVolume`` resolved."""
     for matcher in MATCHERS:
-        problems = matcher_problems(matcher, vm)
-        if problems:  # the preference matcher is only checked when the instance type one is fine
-            raise KubeVirtError(", ".join(problems), STAGE, field=matcher.path)
+        causes = matcher_causes(matcher, vm, release)
+        if causes:  # the preference matcher is only checked when the instance type one is fine
+            raise KubeVirtError(", ".join(message for message, _ in causes), STAGE, field=causes[0][1])
     out = clone_json(vm)
     for matcher in MATCHERS:
         infer_matcher(matcher, out, namespace, lookup)
@@ -115,5 +128,5 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         if trace.on:
             trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
     set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
-    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata())
+    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata(), ctx.config.release)
     return vm

@@ -50,6 +50,9 @@ def conflicts_message(paths: list[str]) -> str:
 def admit(vm: Spec, ctx: Context) -> Spec:
     """``vm`` unchanged, or KubeVirt's rejection as a KubeVirtError of stage ``admit``."""
     matched = ctx.matched
+    if matched.failures and not ctx.config.release.admits_missing_matcher_objects:
+        failure = matched.failures[0]  # v1.5 refuses a VM whose instancetype or preference it cannot find
+        raise KubeVirtError(f"Failure to find {failure.field[-1]}: {failure.message}", STAGE, field=failure.field)
     it, pref = matched.instancetype_spec, matched.preference_spec
     template = (vm.get("spec") or {}).get("template") or {}
     spec, meta = clone_json(template.get("spec") or {}), clone_json(template.get("metadata") or {})
@@ -57,7 +60,7 @@ def admit(vm: Spec, ctx: Context) -> Spec:
         spread = check_spread(it, pref)
         if spread:
             raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
-        conflicts = apply_spec(BASE, it, pref, spec, meta)
+        conflicts = apply_spec(BASE, it, pref, spec, meta, release=ctx.config.release)
         if conflicts:
             field = conflict_field(conflicts[0])
             raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)

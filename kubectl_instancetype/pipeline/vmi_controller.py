@@ -154,7 +154,8 @@ def start(vm: Spec, ctx: Context) -> Spec:
         raise KubeVirtError(problem, STAGE, field=INTERFACES)
     if matched.anything:
         set_name_annotations(vm, meta, trace.metadata())
-        conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta, trace)
+        conflicts = apply_spec("spec", matched.instancetype_spec, matched.preference_spec, spec, meta, trace,
+                               ctx.config.release)
         if conflicts:
             message = f"VMI conflicts with instancetype spec in fields: [{', '.join(conflicts)}]"
             raise KubeVirtError(message, STAGE, tuple(conflicts), conflict_field(conflicts[0], ROOT))

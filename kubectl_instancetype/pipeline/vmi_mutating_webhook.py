@@ -45,7 +45,7 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     setup_hotplug(spec, cfg, trace)
     meta = child(vmi, "metadata")
     about = trace.metadata()
-    pcitopology.annotate(vmi, spec, WEBHOOK, about)
+    pcitopology.annotate(vmi, spec, WEBHOOK, about, cfg.release)
     clusterannotations.annotate(meta, spec, cfg, WEBHOOK, about)
     finalizers = meta.get("finalizers") or []
     meta["finalizers"] = [*finalizers, VMI_FINALIZER]

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..api.golang import child
 from ..api.origin import NO_TRACE, Origin, Trace
+from ..api.releases import DEFAULT, Release
 
 Spec = dict[str, Any]
 
@@ -34,10 +35,23 @@ def supports_pcie_hotplug(spec: Spec) -> bool:
     return "q35" in machine_type or machine_type.startswith("virt")
 
 
-def annotate(owner: Spec, spec: Spec, origin: Origin, trace: Trace = NO_TRACE) -> None:
-    """Write the annotation into the metadata of ``owner`` (a VMI, or a VM's template) when ``spec`` supports
-    hot-plug and it is absent (``trace``: rooted at that metadata)."""
-    if not supports_pcie_hotplug(spec):
+def written(spec: Spec, release: Release) -> bool:
+    """Whether ``release`` writes the annotation for ``spec``: from v1.6.4, v1.7.2 and v1.8.0; only for the
+    architectures with PCIe hot-plug from v1.6.5, v1.7.3 and v1.8.2; only for their machine types as well
+    from v1.6.6, v1.7.4 and v1.8.3."""
+    if not release.writes_pci_topology:
+        return False
+    if release.pci_topology_needs_hotplug_machine:
+        return supports_pcie_hotplug(spec)
+    if release.pci_topology_skips_s390x:
+        return str(spec.get("architecture") or "") in _HOTPLUG_ARCHITECTURES
+    return True
+
+
+def annotate(owner: Spec, spec: Spec, origin: Origin, trace: Trace = NO_TRACE, release: Release = DEFAULT) -> None:
+    """Write the annotation into the metadata of ``owner`` (a VMI, or a VM's template) when ``release`` writes
+    it for ``spec`` and it is absent (``trace``: rooted at that metadata)."""
+    if not written(spec, release):
         return
     annotations = child(child(owner, "metadata"), "annotations")
     if ANNOTATION not in annotations:

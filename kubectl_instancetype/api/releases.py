@@ -1,0 +1,211 @@
+"""The KubeVirt releases the tool answers for, and every behaviour that differs between them, as named facts.
+
+This is the one place that knows versions. A rule that behaves differently per release asks a fact of the
+configured :class:`Release` (``cfg.release.writes_firmware_serial``), never compares version strings; adding a
+release is a row of :data:`RELEASES` (and a line in each fact that changes with it).
+
+A fact is written as the first patch release on each release line where it holds: ``{(1, 5): 3, (1, 6): 1,
+(1, 7): 0}`` holds from v1.5.3, v1.6.1 and v1.7.0 (backports make lines differ). A line the fact does not name
+follows the nearest older line it names: from patch 0 when that line's fact is open-ended, not at all when it
+ended there (``None``: never on that line; ``(first, end)``: from ``first`` up to, not including, ``end``).
+Lines older than every line named never hold it. ``main`` (kubevirt/kubevirt d923fdb8, after the release-1.9
+branch point) is the first patch of line 1.10.
+
+Each fact names the KubeVirt change and the file where the tags differ; ``tests/test_releases.py`` checks the
+table's shape, and the release corpora (``testdata/conformance-releases``) check the behaviour.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import UsageError
+
+Line = tuple[int, int]
+Span = int | tuple[int, int] | None
+
+
+class UnknownRelease(UsageError):
+    """A KubeVirt version the table has no row for (``--kubevirt-version``, or a KubeVirt CR's status): exit 2."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One behaviour difference: the first patch on each release line where it holds, and why."""
+
+    name: str
+    lines: dict[Line, Span]
+    why: str
+
+    def holds(self, line: Line, patch: int) -> bool:
+        named = [known for known in self.lines if known <= line]
+        if not named:
+            return False
+        nearest = max(named)
+        span = self.lines[nearest]
+        if nearest != line:  # a newer line inherits an open-ended fact from its first patch
+            return isinstance(span, int)
+        if span is None:
+            return False
+        if isinstance(span, int):
+            return patch >= span
+        return span[0] <= patch < span[1]
+
+
+FACTS: tuple[Fact, ...] = (
+    # --- instancetype and preference matchers (pkg/instancetype/webhooks/vm, pkg/virt-api/.../vm-mutator.go)
+    Fact("admits_missing_matcher_objects", {(1, 6): 0},
+         "#14219: a VM whose instancetype or preference does not exist is admitted (v1.5 refuses it with "
+         "'Failure to find instancetype: ...' at spec.instancetype)"),
+    Fact("writes_default_matcher_kind", {(1, 5): 0, (1, 7): None},
+         "#15009: the VM mutating webhook stopped writing spec.instancetype.kind / spec.preference.kind"),
+    Fact("infer_from_volume_new_messages", {(1, 7): 0},
+         "#15009: 'Name already set, should be cleared before setting inferFromVolume' and its siblings"),
+    Fact("memory_conflicts_only_guest", {(1, 7): 0},
+         "#14685: only memory.guest (hugepages, maxGuest where the instancetype sets them) conflicts; before, "
+         "any domain.memory does"),
+    # --- resources.requests.memory written by the expansion (pkg/instancetype/apply)
+    Fact("defaults_memory_request", {(1, 5): 0, (1, 6): (0, 4), (1, 7): None},
+         "#15681, #15896, #16104: the expansion writes resources.requests.memory (guest x 100 / "
+         "memoryOvercommit); off from v1.6.4 and v1.7.0"),
+    Fact("memory_request_ignores_overcommit", {(1, 6): (2, 3)},
+         "#15896: v1.6.2 wrote resources.requests.memory as the guest memory, without memoryOvercommit"),
+    # --- the VM mutating webhook on create (vm-mutator.go)
+    Fact("writes_firmware_serial", {(1, 5): 3, (1, 6): 1, (1, 7): 0},
+         "VEP 14: a random firmware.serial on create"),
+    Fact("writes_firmware_uuid", {(1, 6): 0},
+         "VEP 14: a random firmware.uuid on create (before: the name-derived UUID of virt-controller)"),
+    Fact("writes_pci_topology", {(1, 6): 4, (1, 7): 2, (1, 8): 0},
+         "the kubevirt.io/pci-topology-version: v3 annotation on the template and the VMI"),
+    Fact("pci_topology_skips_s390x", {(1, 6): 5, (1, 7): 3, (1, 8): 2},
+         "no pci-topology annotation for s390x (SupportsPCIeHotplug(architecture))"),
+    Fact("pci_topology_needs_hotplug_machine", {(1, 6): 6, (1, 7): 4, (1, 8): 3},
+         "no pci-topology annotation unless the machine type is q35 or arm64 virt (SupportsPCIeHotplug(spec))"),
+    Fact("architecture_from_datasource_label", {(1, 6): 4, (1, 7): 0},
+         "inferFromVolume also takes the architecture from the DataSource's instancetype.kubevirt.io/"
+         "default-architecture label"),
+    # --- fields of the instancetype API
+    Fact("applies_preferred_architecture", {(1, 7): 0},
+         "preference preferredArchitecture and requirements.architecture"),
+    Fact("applies_instancetype_io_threads", {(1, 7): 0}, "instancetype spec.ioThreads"),
+    Fact("knows_hyperv_tlbflush_modes", {(1, 8): 0}, "features.hyperv.tlbflush.direct / extended"),
+    Fact("applies_preferred_video_type", {(1, 9): 0}, "preference devices.preferredVideoType"),
+    Fact("applies_preferred_launch_security", {(1, 9): 0},
+         "preference preferredLaunchSecurity, and the deprecation warning of instancetype launchSecurity"),
+    # --- VMI defaults (pkg/defaults, pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go)
+    Fact("creates_panic_device", {(1, 9): 0},
+         "a panic device named in the preference is created, not only given its model"),
+    Fact("defaults_arm64_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
+         "arm64 EFI firmware defaulted secureBoot; dropped in v1.8.3 and v1.9.0"),
+    # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
+    Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
+         "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
+         "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
+         "binding method', so an interface without a binding is admitted)"),
+    Fact("vmi_webhook_repeats_disk_causes", {(1, 10): 0},
+         "main's VMI create webhook runs the storage spec validators a second time (the storage validators it "
+         "registers besides ValidateVirtualMachineInstanceSpec): each disk cause, e.g. 'Logical size 4096 must "
+         "be 512 for SATA devices', comes twice; v1.9.0 gives it once (kv-expand at v1.9.0 and main, 831 inputs)"),
+    # --- the cluster
+    Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
+         "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
+    Fact("serves_instancetype_v1alpha", {(1, 5): 0, (1, 6): None},
+         "instancetype.kubevirt.io v1alpha1/v1alpha2 served (listed but not served in v1.6, gone from v1.7)"),
+    Fact("lists_instancetype_v1alpha", {(1, 5): 0, (1, 7): None},
+         "the instancetype CRDs still list v1alpha1/v1alpha2"),
+    Fact("serves_pool_v1beta1", {(1, 7): 0}, "pool.kubevirt.io/v1beta1"),
+)
+FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
+_FACTS = {fact.name: fact for fact in FACTS}
+
+
+@dataclass(frozen=True)
+class Release:
+    """One KubeVirt release (or ``main``): its name, line and patch, and the commit the tool answers for.
+
+    Every fact of :data:`FACTS` is an attribute (``release.writes_firmware_serial``), computed once.
+    """
+
+    name: str
+    line: Line
+    patch: int
+    commit: str
+
+    def __post_init__(self) -> None:
+        for fact in FACTS:
+            object.__setattr__(self, fact.name, fact.holds(self.line, self.patch))
+
+    def __getattr__(self, name: str) -> Any:  # only reached for a name that is no fact
+        raise AttributeError(f"no KubeVirt release fact {name!r}")
+
+    @property
+    def catalog_version(self) -> str:
+        """The common-instancetypes bundle this release's virt-operator deploys."""
+        from ..catalog.builtin.bundles import BUNDLE_OF_RELEASE
+
+        return BUNDLE_OF_RELEASE[self.name]
+
+    def facts(self) -> dict[str, bool]:
+        """Every fact and whether it holds, in table order."""
+        return {name: bool(getattr(self, name)) for name in FACT_NAMES}
+
+    def __str__(self) -> str:
+        return self.name
+
+
+MAIN = "main"
+#: Every release the tool answers for, oldest first: each tag (with its commit) and ``main``.
+RELEASES: tuple[Release, ...] = tuple(
+    Release(name, (int(name[1]), int(name[3])) if name != MAIN else (1, 10),
+            int(name.split(".")[2]) if name != MAIN else 0, commit)
+    for name, commit in (
+        ("v1.5.0", "522b44c0ce"), ("v1.5.1", "04b1fda82c"), ("v1.5.2", "3d9830e44e"), ("v1.5.3", "4f27e414aa"),
+        ("v1.6.0", "d53baa7f84"), ("v1.6.1", "00d03e43e3"), ("v1.6.2", "29fd465b6f"), ("v1.6.3", "37a6d88ca6"),
+        ("v1.6.4", "ac5324e8f6"), ("v1.6.5", "a771b994a2"), ("v1.6.6", "75581da219"),
+        ("v1.7.0", "50b9b4d0cf"), ("v1.7.1", "96c648f96c"), ("v1.7.2", "b0f4742ff9"), ("v1.7.3", "9b20f69c62"),
+        ("v1.7.4", "2468b19f25"),
+        ("v1.8.0", "85b6a25964"), ("v1.8.1", "ae865b624b"), ("v1.8.2", "3203e9d1ce"), ("v1.8.3", "540f37cfa3"),
+        ("v1.8.4", "dfaa398f08"),
+        ("v1.9.0", "79d34c1762"),
+        (MAIN, "d923fdb815"),
+    )
+)
+BY_NAME: dict[str, Release] = {release.name: release for release in RELEASES}
+#: The release assumed when neither --kubevirt-version nor a KubeVirt CR's status names one: the newest tag.
+DEFAULT: Release = [release for release in RELEASES if release.name != MAIN][-1]
+MAIN_RELEASE: Release = BY_NAME[MAIN]
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def known_versions() -> str:
+    """The versions the tool accepts, for messages and --help: ``v1.5.0-v1.9.0 (or a line: 1.5-1.9), main``."""
+    tags = [release for release in RELEASES if release.name != MAIN]
+    lines = sorted({release.line for release in tags})
+    return (f"{tags[0].name}-{tags[-1].name} (or a release line: {lines[0][0]}.{lines[0][1]}-"
+            f"{lines[-1][0]}.{lines[-1][1]}), {MAIN}")
+
+
+def resolve(text: str, where: str = "--kubevirt-version") -> Release:
+    """The release ``text`` names: a tag (``v1.8.4``, ``1.8.4``), a line (``1.8``: its newest patch the tool
+    knows), or ``main``. :class:`UnknownRelease` (exit 2) for any other text."""
+    text = text.strip()
+    if text == MAIN:
+        return MAIN_RELEASE
+    match = _VERSION.fullmatch(text)
+    if match is not None:
+        line = (int(match[1]), int(match[2]))
+        on_line = [r for r in RELEASES if r.line == line and r.name != MAIN]
+        if match[3] is None and on_line:
+            return on_line[-1]
+        found = [r for r in on_line if r.patch == int(match[3] or -1)]
+        if found:
+            return found[0]
+    raise UnknownRelease(f"unknown KubeVirt version {text!r} ({where}); known: {known_versions()}")
+
+
+def fact(name: str) -> Fact:
+    """The fact called ``name`` (KeyError for another)."""
+    return _FACTS[name]
