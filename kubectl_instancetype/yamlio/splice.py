@@ -61,8 +61,7 @@ def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True
         return splice(text + "\n", old, new, prelude, verify)
     try:
         root, layout = _tree(prelude + text, len(prelude))
-        edits: list[tuple[int, int, str]] = []
-        _CONTEXT.layout = layout
+        edits = _Edits(layout.sequence)
         _value(text, root, old, new, edits)
     except Decline:
         return None
@@ -109,7 +108,7 @@ class _Layout:
             else:
                 self.kubectl = False
 
-    def fits(self, edits: list[tuple[int, int, str]]) -> bool:
+    def fits(self, edits: _Edits) -> bool:
         """Whether text written in this layout and double quotes looks like this document's own."""
         if not self.kubectl or len(self.sequence_steps) > 1:
             return False
@@ -179,16 +178,16 @@ def _build(first: Any, stream: Iterator[Any], layout: _Layout, offset: int = 0) 
 _PENDING = _Node(0, 0, False, False)
 
 
-class _Context:
-    """The layout of the document being spliced (fragments are written in it)."""
+class _Edits(list[tuple[int, int, str]]):
+    """The replacements ``(start, end, text)`` of one splice, and how far its fragments indent a sequence
+    under its key (the document's way)."""
 
-    layout: _Layout = _Layout()
+    def __init__(self, sequence: int) -> None:
+        super().__init__()
+        self.sequence = sequence
 
 
-_CONTEXT = _Context()
-
-
-def _value(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, int, str]],
+def _value(text: str, node: _Node, old: Any, new: Any, edits: _Edits,
            key: _Node | None = None, item: bool = False) -> None:
     """Splice the change of ``node`` (the value of block mapping ``key``, or an ``item`` of a block
     sequence, or neither: the root) from ``old`` to ``new``."""
@@ -209,7 +208,7 @@ def _value(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, in
 
 
 def _mapping(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
-             edits: list[tuple[int, int, str]]) -> None:
+             edits: _Edits) -> None:
     assert node.entries is not None
     if node.flow or len(node.entries) != len(old):
         raise Decline
@@ -225,10 +224,10 @@ def _mapping(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
     added = {name: new[name] for name in new if name not in old}
     if added:
         at = _line_end(text, node.entries[-1][1])
-        edits.append((at, at, _newline(text, at) + _fragment(added, node.col)))
+        edits.append((at, at, _newline(text, at) + _fragment(added, node.col, edits.sequence)))
 
 
-def _sequence(text: str, node: _Node, old: list[Any], new: list[Any], edits: list[tuple[int, int, str]]) -> None:
+def _sequence(text: str, node: _Node, old: list[Any], new: list[Any], edits: _Edits) -> None:
     assert node.items is not None
     if node.flow or len(new) < len(old) or not _continues(old, new):
         raise Decline
@@ -236,10 +235,10 @@ def _sequence(text: str, node: _Node, old: list[Any], new: list[Any], edits: lis
         _value(text, item, before, after, edits, item=True)
     if len(new) > len(old):
         at = _line_end(text, node.items[-1])
-        edits.append((at, at, _newline(text, at) + _fragment(new[len(old) :], node.col)))
+        edits.append((at, at, _newline(text, at) + _fragment(new[len(old) :], node.col, edits.sequence)))
 
 
-def _flow(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, int, str]], key: _Node | None,
+def _flow(text: str, node: _Node, old: Any, new: Any, edits: _Edits, key: _Node | None,
           item: bool) -> None:
     """An empty flow collection the expansion fills (``devices: {}``, the style of KubeVirt's docs and of
     ``virtctl create vm``) becomes a block collection in the document's layout, written where it was: an
@@ -262,18 +261,18 @@ def _flow(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, int
             start -= 1
         if text[start - 1 : start] != ":":
             raise Decline
-        col = key.col + (2 if isinstance(new, dict) else _CONTEXT.layout.sequence)
-        block = _fragment(new, col)
+        col = key.col + (2 if isinstance(new, dict) else edits.sequence)
+        block = _fragment(new, col, edits.sequence)
         edits.append((start, node.end, "\n" + block[:-1]))
     elif item and isinstance(new, dict):  # "- {...}" -> "- key: ..." and the keys below it
-        block = _fragment(new, node.col)
+        block = _fragment(new, node.col, edits.sequence)
         edits.append((node.start, node.end, block[node.col : -1]))
     else:
         raise Decline
 
 
 def _flow_added(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
-                edits: list[tuple[int, int, str]]) -> None:
+                edits: _Edits) -> None:
     """Keys added to a one-line flow mapping whose entries stay (``{image: quay.io/x:41}`` that the
     expansion gives an ``imagePullPolicy``): written before its ``}``, in flow style, as the editor would."""
     assert node.entries is not None
@@ -314,7 +313,7 @@ def _continues(old: list[Any], new: list[Any]) -> bool:
     return True
 
 
-def _scalar(text: str, node: _Node, new: Any, edits: list[tuple[int, int, str]]) -> None:
+def _scalar(text: str, node: _Node, new: Any, edits: _Edits) -> None:
     """A changed one-line plain scalar, written plain again when it can be."""
     written = dump_yaml(new)
     if not node.plain or node.flow or written.count("\n") != 1 or written[0] in "'\"|>":
@@ -327,37 +326,37 @@ def _scalar(text: str, node: _Node, new: Any, edits: list[tuple[int, int, str]])
     edits.append((node.start, node.end, written[:-1]))
 
 
-def _fragment(data: dict[str, Any] | list[Any], col: int) -> str:
+def _fragment(data: dict[str, Any] | list[Any], col: int, sequence: int) -> str:
     """``data`` as block YAML whose first column is ``col``, keys in the order of the data."""
     lines: list[str] = []
-    _emit(data, col, lines, "")
+    _emit(data, col, lines, "", sequence)
     return "".join(lines)
 
 
-def _emit(data: Any, col: int, lines: list[str], lead: str) -> None:
+def _emit(data: Any, col: int, lines: list[str], lead: str, sequence: int) -> None:
     pad = " " * col
     if isinstance(data, dict):
         for i, (name, value) in enumerate(data.items()):
             head = (lead if i == 0 and lead else pad) + _key(name)
-            _emit_value(value, col, lines, head)
+            _emit_value(value, col, lines, head, sequence)
     else:
         for i, item in enumerate(data):
             head = (lead if i == 0 and lead else pad) + "- "
             if isinstance(item, dict) and item:
-                _emit(item, col + 2, lines, head)
+                _emit(item, col + 2, lines, head, sequence)
             elif isinstance(item, list) and item:
                 raise Decline  # nested sequences: kubectl's layout is not the editor's there
             else:
                 lines.append(head + _inline(item) + "\n")
 
 
-def _emit_value(value: Any, col: int, lines: list[str], head: str) -> None:
+def _emit_value(value: Any, col: int, lines: list[str], head: str, sequence: int) -> None:
     if isinstance(value, dict) and value:
         lines.append(head + "\n")
-        _emit(value, col + 2, lines, "")
+        _emit(value, col + 2, lines, "", sequence)
     elif isinstance(value, list) and value:
         lines.append(head + "\n")
-        _emit(value, col + _CONTEXT.layout.sequence, lines, "")
+        _emit(value, col + sequence, lines, "", sequence)
     else:
         lines.append(head + " " + _inline(value) + "\n")
 
