@@ -22,6 +22,7 @@ kind: VirtualMachine
 metadata:
   name: vm-{i}
 spec:
+  runStrategy: Halted
   instancetype:
     name: u1.medium  # keep this comment
   preference:
