@@ -55,7 +55,8 @@ def test_colons_in_flow_scalars_are_read_as_kubectl_reads_them(text: str, spec: 
 
 def test_a_stream_read_past_a_flow_colon_still_locates_and_warns(tmp_path: Path) -> None:
     text = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a, name: b}\nspec:\n"
-            "  instancetype: {name: nowhere}\n  template:\n    spec:\n      domain: {devices: {}}\n"
+            "  instancetype: {name: nowhere}\n  runStrategy: Halted\n"
+            "  template:\n    spec:\n      domain: {devices: {}}\n"
             "      volumes: [{name: r, containerDisk: {image: quay.io/x:41}}]\n")
     doc = load.load_stream(text, "vm.yaml")[0]
     assert doc.locate(("spec", "instancetype", "name")).line == 5
