@@ -2,8 +2,9 @@
 
 A case passes as testdata/validation/runner.py decides (that runner drives the installed executable): the
 exit status is non-zero exactly when the server refuses an object of the mode (or KubeVirt refuses what the
-server stored: ``kubevirt_refuses``), every error key of a refused object is printed, and under ``warn`` every
-pruned field is named. Here the run is the CLI's own session and render, without a process per case.
+server stored: ``kubevirt_refuses``, or KubeVirt's whole VM webhook does: testdata/validation-kubevirt), every
+error key of a refused object is printed, and under ``warn`` every pruned field is named. Here the run is the
+CLI's own session and render, without a process per case.
 """
 
 from __future__ import annotations
