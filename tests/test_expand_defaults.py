@@ -1,5 +1,5 @@
 """Defaults around the appliers (defaults.py, spec §5.2, §5.3, §5.6) and the expand endpoint vectors
-TV-97 … TV-100 (§12.8) through the expand endpoint (``render_vm`` below)."""
+TV-97 … TV-100 (§12.8), run as KubeVirt's expand_test.go runs them (``render_vm`` below)."""
 
 from __future__ import annotations
 
