@@ -83,13 +83,20 @@ def test_vmi_mode_root_gate_prints_runtime_user_0() -> None:
 
 
 @pytest.mark.parametrize("cfg", [load_config({}, arch="arm64"), DEFAULT_CONFIG])
-def test_vmi_mode_arm64_efi_from_a_preference_gets_secure_boot_false(cfg: ClusterConfig) -> None:
+def test_vmi_mode_arm64_efi_from_a_preference_is_refused_before_arm64_turns_secure_boot_off(
+    cfg: ClusterConfig,
+) -> None:
+    # The VMI mutating webhook would set secureBoot false on arm64, but the VM validating webhook first checks
+    # the VM with SetDefaultVirtualMachineInstanceSpec's EFI default (secureBoot true) and no SMM: KubeVirt's
+    # answer (kv-expand --vmi --mutate full --admit full, default and arm64 cluster alike) is this refusal.
     lookup = catalog()
     lookup.add({"apiVersion": V1BETA1, "kind": "VirtualMachineClusterPreference", "metadata": {"name": "efi"},
                 "spec": {"preferredArchitecture": "arm64", "firmware": {"preferredUseEfi": True}}})
-    vmi = render_vmi(vm({"name": "it"}, {"name": "efi"}), NS, lookup, cfg)
-    assert vmi["spec"]["architecture"] == "arm64"
-    assert vmi["spec"]["domain"]["firmware"]["bootloader"] == {"efi": {"secureBoot": False}}
+    with pytest.raises(KubeVirtError) as caught:
+        render_vmi(vm({"name": "it"}, {"name": "efi"}), NS, lookup, cfg)
+    assert caught.value.stage == "admit"
+    assert caught.value.message == ("spec.template.spec.domain has EFI SecureBoot enabled. SecureBoot requires SMM, "
+                                    "which is currently disabled.")
 
 
 def test_pod_network_refusal_differs_between_expand_and_vmi_creation() -> None:
