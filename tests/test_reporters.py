@@ -74,7 +74,7 @@ def test_render_writes_the_junit_report(tmp_path: Path, monkeypatch: pytest.Monk
     assert len(verdicts) == sum(1 for c in suite) > 2
     failure = next(c for c in suite if c.get("name") == "VirtualMachine prod/db").find("failure")
     assert failure is not None and failure.text is not None
-    assert failure.text.startswith("inputs/conflict.yaml:15:11: error: VirtualMachine prod/db: ")
+    assert failure.text.startswith("inputs/conflict.yaml:16:11: error: VirtualMachine prod/db: ")
 
 
 def test_an_unwritable_report_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
