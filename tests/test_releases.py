@@ -302,3 +302,12 @@ def test_memory_conflicts_before_v1_7(version: str, conflicts: list[str]) -> Non
     spec: dict[str, object] = {"domain": {"memory": {"hugepages": {"pageSize": "2Mi"}}}}
     it = {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}
     assert apply_spec("spec", it, None, spec, {}, release=BY_NAME[version]) == conflicts
+
+
+def test_the_launch_security_deprecation_warning_comes_with_v1_9_0() -> None:
+    from kubectl_instancetype.catalog.admission import LAUNCH_SECURITY_WARNING, admit
+
+    it = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
+          "metadata": {"name": "sev"}, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"},
+                                                "launchSecurity": {"sev": {}}}}
+    assert [admit(it, BY_NAME[v]).warnings for v in ("v1.8.4", "v1.9.0")] == [(), (LAUNCH_SECURITY_WARNING,)]

@@ -113,7 +113,8 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
                       tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), provenance)
-    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, request.accept_removed)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, request.accept_removed,
+                          config.release)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
