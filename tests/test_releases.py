@@ -311,3 +311,15 @@ def test_the_launch_security_deprecation_warning_comes_with_v1_9_0() -> None:
           "metadata": {"name": "sev"}, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"},
                                                 "launchSecurity": {"sev": {}}}}
     assert [admit(it, BY_NAME[v]).warnings for v in ("v1.8.4", "v1.9.0")] == [(), (LAUNCH_SECURITY_WARNING,)]
+
+
+def test_v1_5_still_serves_the_v1alpha_instancetypes() -> None:
+    served = run("--kubevirt-version", "1.5", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
+    assert (served[1], served[2]) == (
+        "warning: v1alpha2.yaml:2:1: instancetype.kubevirt.io/v1alpha2 VirtualMachineClusterInstancetypes is now "
+        "deprecated and will be removed in v1.\n", 0)
+    assert "          guest: 2Gi\n" in served[0]
+    refused = run("--kubevirt-version", "1.6", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
+    assert refused[2] == 1
+    assert refused[1].startswith('v1alpha2.yaml:2:1: error: no matches for kind "VirtualMachineClusterInstancetype" '
+                                 'in version "instancetype.kubevirt.io/v1alpha2"')
