@@ -157,9 +157,18 @@ class Release:
 
 MAIN = "main"
 #: Every release the tool answers for, oldest first: each tag (with its commit) and ``main``.
+MAIN_LINE: Line = (1, 10)  # main is the development of the next release line
+
+
+def _release(name: str, commit: str) -> Release:
+    if name == MAIN:
+        return Release(name, MAIN_LINE, 0, commit)
+    major, minor, patch = (int(part) for part in name.removeprefix("v").split("."))
+    return Release(name, (major, minor), patch, commit)
+
+
 RELEASES: tuple[Release, ...] = tuple(
-    Release(name, (int(name[1]), int(name[3])) if name != MAIN else (1, 10),
-            int(name.split(".")[2]) if name != MAIN else 0, commit)
+    _release(name, commit)
     for name, commit in (
         ("v1.5.0", "522b44c0ce"), ("v1.5.1", "04b1fda82c"), ("v1.5.2", "3d9830e44e"), ("v1.5.3", "4f27e414aa"),
         ("v1.6.0", "d53baa7f84"), ("v1.6.1", "00d03e43e3"), ("v1.6.2", "29fd465b6f"), ("v1.6.3", "37a6d88ca6"),
