@@ -39,7 +39,7 @@ def matcher_causes(matcher: MatcherKind, vm: Spec, release: Release = DEFAULT) -
         return []
     name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
     new, at = release.infer_from_volume_new_messages, matcher.path
-    causes = []
+    causes: list[tuple[str, tuple[str, ...]]] = []
     if not name and not infer:
         causes.append((f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}", at))
     if infer and name:
