@@ -271,7 +271,7 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         cpu_model=r.string("cpuModel"),
         image_pull_policy=r.choice("imagePullPolicy", PULL_POLICIES),
         memory_overcommit=dev.integer("memoryOvercommit", minimum=1),
-        vm_rollout_strategy=r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True),
+        vm_rollout_strategy=_rollout_strategy(r),
         # GetMaxHotplugRatio: 1 when liveUpdateConfiguration itself is null
         max_hotplug_ratio=live.integer("maxHotplugRatio") if live.data else 1,
         max_cpu_sockets=live.integer("maxCpuSockets", minimum=0),
@@ -282,6 +282,14 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         qgs_socket_path=_qgs_socket_path(r.sub("confidentialCompute").sub("tdx").sub("attestation")),
         raw=conf,
     )
+
+
+def _rollout_strategy(r: _Reader) -> str:
+    """``vmRolloutStrategy``: null is dropped by KubeVirt's re-encoding (omitempty) and keeps the default,
+    LiveUpdate; an empty string is kept and is no strategy (IsVMRolloutStrategyLiveUpdate is then false)."""
+    if r.data.get("vmRolloutStrategy") is None:
+        return "LiveUpdate"
+    return r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True)
 
 
 def _qgs_socket_path(attestation: _Reader) -> str:

@@ -190,3 +190,21 @@ def test_printed_rules_are_valid_for_argocd_and_flux(output: str, tool: str, pat
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate([{"kind": "VirtualMachine", "jsonPointer": ["/spec"]}] if tool == "argocd"
                             else {"ignore": [{"path": ["/spec"]}]}, schema)
+
+
+@pytest.mark.parametrize(("version", "present", "absent"), [
+    ("v1.5.2", ["/spec/instancetype/kind"], ["/spec/template/spec/domain/firmware/uuid",
+                                            "/spec/template/spec/domain/firmware/serial",
+                                            "/spec/template/metadata/annotations/kubevirt.io~1pci-topology-version"]),
+    ("v1.6.6", ["/spec/instancetype/kind", "/spec/template/spec/domain/firmware/uuid",
+                "/spec/template/metadata/annotations/kubevirt.io~1pci-topology-version"], []),
+    ("v1.9.0", ["/spec/template/spec/domain/firmware/serial"], ["/spec/instancetype/kind"]),
+])
+def test_what_drifts_depends_on_the_release(version: str, present: list[str], absent: list[str]) -> None:
+    """The release table decides: matcher kinds on v1.5/v1.6, the firmware UUID from v1.6.0 and serial from
+    v1.5.3/v1.6.1/v1.7.0, the PCI topology annotation from v1.6.4/v1.7.2/v1.8.0."""
+    out, err, _code = cli("--kubevirt-version", version, "drift", "vms.yaml", *CATALOG, "-o", "json")
+    assert err == ""
+    pointers = [d["pointer"] for d in json.loads(out)[0]["drift"]]
+    assert all(p in pointers for p in present), pointers
+    assert not any(p in pointers for p in absent), pointers

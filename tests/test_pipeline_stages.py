@@ -78,8 +78,9 @@ def test_a_refused_pod_network_points_at_the_interfaces() -> None:
 
 def test_vmi_mode_root_gate_prints_runtime_user_0() -> None:
     root = load_config({"developerConfiguration": {"featureGates": ["Root"]}})
-    assert render_vmi(vm(None, None), NS, catalog(), root)["status"]["runtimeUser"] == 0
-    assert render_vmi(vm(None, None), NS, catalog(), DEFAULT_CONFIG)["status"]["runtimeUser"] == 107
+    machine = vm(None, None, {"domain": {"memory": {"guest": "1Gi"}}})  # the VMI webhook wants some memory
+    assert render_vmi(machine, NS, catalog(), root)["status"]["runtimeUser"] == 0
+    assert render_vmi(machine, NS, catalog(), DEFAULT_CONFIG)["status"]["runtimeUser"] == 107
 
 
 @pytest.mark.parametrize("cfg", [load_config({}, arch="arm64"), DEFAULT_CONFIG])

@@ -21,6 +21,7 @@ ONE_M = parse_quantity("1M")
 HOTPLUG_BLOCK = 0x200000  # HotplugBlockAlignmentBytes: 2Mi
 HOTPLUG_BLOCK_1G = 0x40000000  # Hotplug1GHugePagesBlockAlignmentBytes, with 1Gi hugepages
 MIN_HOTPLUG_GUEST = 0x40000000  # requiredMinGuestMemory: 1Gi
+ZERO_PAGE = "a zero page size makes KubeVirt's webhook fail (integer divide by zero), so the cluster refuses it"
 
 
 def _at(field: FieldPath, *names: str) -> FieldPath:
@@ -74,7 +75,11 @@ def hugepages_requests(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
     at = _at(field, "resources", "requests", "memory")
     if vm_memory != 0 and vm_memory < size:
         return [at.cause(f"{at} '{requested}' must be equal to or larger than page size {at_page} '{page}'")]
-    if size != 0 and _go_rem(vm_memory, size) != 0:
+    if size == 0:
+        # KubeVirt takes the remainder by the page size and panics here; the API server then refuses the
+        # object because its webhook failed.
+        return [at_page.cause(f"{at_page} '{page}': {ZERO_PAGE}")]
+    if _go_rem(vm_memory, size) != 0:
         return [at.cause(f"{at} '{requested}' is not a multiple of the page size {at_page} '{page}'")]
     return []
 

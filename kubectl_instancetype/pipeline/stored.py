@@ -54,8 +54,8 @@ def webhook(vm: Spec, ctx: Context) -> Spec:
     if ctx.config.release.writes_default_matcher_kind:
         for matcher in MATCHERS:
             m = spec.get(matcher.field)
-            if isinstance(m, dict) and not m.get("kind") and not m.get("inferFromVolume"):
-                m["kind"] = matcher.cluster
+            if isinstance(m, dict) and not m.get("kind"):  # inferFromVolume is resolved by now
+                m["kind"] = matcher.cluster.lower()  # KubeVirt's ClusterSingularResourceName
     template = spec.get("template")
     if not isinstance(template, dict):
         return vm  # the validating webhook refuses it

@@ -85,13 +85,13 @@ def _parse(value: str) -> str:
     if rest:
         raise _Fail(f"parsing time {quote(value)}: extra text: {quote(rest)}")
     year, month, day = fields["2006"], fields["01"], fields["02"]
-    if day < 1 or day > _days_in(month, year):
+    if day < 1 or day > days_in(month, year):
         raise _Fail(f"parsing time {quote(value)}: day out of range")
     seconds = ((_days(year, month, day) * 24 + fields["15"]) * 60 + fields["04"]) * 60 + fields["05"] - offset
     return _format(seconds)
 
 
-def _days_in(month: int, year: int) -> int:
+def days_in(month: int, year: int) -> int:
     if month == 2:
         return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
     return 30 if month in (4, 6, 9, 11) else 31

@@ -169,6 +169,11 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
         return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
     warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(stored["metadata"])]
     if crd.kind == "VirtualMachine":
+        # Only on what the server validated. A cluster runs the mutating webhooks (KubeVirt's schema check
+        # among them) after decoding and before this validation (apiserver endpoints/handlers/create.go:
+        # mutatingAdmission.Admit, then r.Create, rest.BeforeCreate, strategy.Validate), so where both refuse
+        # it answers with KubeVirt's message; the server's answer is kept first here, as testdata/validation
+        # (the server alone) expects.
         complaints = webhook.spec_problems(stored, release=options.release)
         if complaints:
             message = ", ".join(text for _, text in complaints)

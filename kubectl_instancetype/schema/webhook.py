@@ -5,16 +5,22 @@ definitions with go-openapi (``pkg/util/openapi/openapi.go``), every definition 
 That is stricter than the CRD where the CRD keeps unknown fields (``spec.template.metadata``,
 ``spec.dataVolumeTemplates[].metadata``, ``spec.template.spec.domain.clock``) and where it keeps nulls there.
 The messages are go-openapi's, with list indices left out of the path (spec §9.0); KubeVirt joins them with
-``, ``.
+``, ``. KubeVirt decodes the request into ``map[string]interface{}`` first, so every JSON number reaches
+go-openapi as a float64: its kind is ``number`` (format ``float64``) whatever it looks like, and a whole one
+still passes as an integer. When the schema passes, the mutating webhook decodes the VM into KubeVirt's Go
+types: a malformed timestamp in metadata the CRD keeps unchecked, or an integer outside its Go field's range,
+fails there (:mod:`.godecode`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .fielderror import Path
-from .openapi import kind_of, type_matches
-from .tables import MAIN, Definitions, Node, kubevirt_definitions
+from . import godecode
+from .fielderror import Path, go_quote
+from .gotime import days_in
+from .tables import MAIN, NO_DEFAULT, Definitions, Node, kubevirt_definitions
 
 Problem = tuple[Path, str]
 
@@ -25,6 +31,10 @@ def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, re
     defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
     _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), defs, out)
+    if not out:
+        failure = godecode.decode_problem(vm.get("spec"))
+        if failure is not None:
+            out.append(failure)
     return out
 
 
@@ -39,9 +49,12 @@ def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Probl
         if not (node.nullable or "null" in types or not types):
             out.append((path, f'{_name(path)} in body must be of type {",".join(types)}: "null"'))
         return
-    if types and not type_matches(value, types):
-        out.append((path, f'{_name(path)} in body must be of type {",".join(types)}: "{kind_of(value)}"'))
+    wrong = _type_problem(value, node)
+    if wrong is not None:
+        out.append((path, f"{_name(path)} in body must be of type {wrong}"))
         return
+    if node.format == "date-time" and isinstance(value, str) and not is_date_time(value):
+        out.append((path, f"{_name(path)} in body must be of type date-time: {go_quote(value)}"))
     if node.enum is not None and value not in node.enum:
         shown = " ".join(str(v) for v in node.enum)
         out.append((path, f"{_name(path)} in body should be one of [{shown}]"))
@@ -55,7 +68,7 @@ def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Probl
 def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
     if node.required:
         out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
-                   if key not in value)
+                   if key not in value and not _defaulted(node, key))
     for key, item in value.items():
         sub = node.properties.get(key)
         if sub is None and isinstance(node.additional, Node):
@@ -67,6 +80,75 @@ def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, ou
             out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
 
 
+def _defaulted(node: Node, key: str) -> bool:
+    """go-openapi's object validator does not report a missing required property that has a default
+    (``createdFromDefaults``), e.g. an OwnerReference's ``apiVersion``, ``kind``, ``name`` and ``uid``."""
+    sub = node.properties.get(key)
+    return sub is not None and sub.default is not NO_DEFAULT
+
+
+def _go_kind(value: Any) -> tuple[str, str]:
+    """go-openapi's type and format of a value decoded by ``encoding/json`` into an ``interface{}``."""
+    if isinstance(value, bool):
+        return "boolean", ""
+    if isinstance(value, (int, float)):
+        return "number", "float64"
+    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return names.get(type(value), "string"), ""
+
+
+def _whole(value: Any) -> bool:
+    """``swag.IsFloat64AJSONInteger``: a float64 with no fractional part."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer()
+
+
+def _type_problem(value: Any, node: Node) -> str | None:
+    """go-openapi's ``typeValidator`` (``validate/type.go``): what follows "must be of type", or None.
+
+    A declared format is compared first for values that are neither strings nor arrays (``int64: ""`` for a
+    boolean or an object); a string or an array under a format of a non-numeric type passes the type check.
+    """
+    types, fmt = node.types, node.format or ""
+    if not types and not fmt:
+        return None
+    kind, got = _go_kind(value)
+    float_int = kind == "number" and "integer" in types and _whole(value)
+    textual = isinstance(value, (str, list))
+    if not textual and fmt and not (kind in types or got == fmt or float_int):
+        return f'{fmt}: "{got}"'
+    if fmt and textual and "number" not in types and "integer" not in types:
+        return None
+    if kind in types or float_int:
+        return None
+    return f'{",".join(types)}: "{kind}"'
+
+
+# strfmt's DateTimePattern (go-openapi/strfmt time.go), applied to the part after the first "t"
+_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+
+
+def is_date_time(text: str) -> bool:
+    """strfmt's ``IsDateTime``: a full date (``time.Parse("2006-01-02")``) before the first ``t`` (case
+    folded), and a time matching the pattern after it, with hours, minutes and seconds compared as text."""
+    if len(text) < 4:
+        return False
+    parts = text.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
+        return False
+    match = _TIME.match(parts[1])
+    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
+
+
+def _is_date(text: str) -> bool:
+    match = _DATE.match(text)
+    if match is None:
+        return False
+    year, month, day = (int(group) for group in match.groups())
+    return 1 <= month <= 12 and 1 <= day <= days_in(month, year)
+
+
 def _plain_leaf(value: Any, node: Node) -> bool:
-    """A string or boolean of the right type and no enum: nothing to say, and no path to build for it."""
-    return value.__class__ in (str, bool) and node.enum is None and (not node.types or type_matches(value, node.types))
+    """A string or boolean of the right type, no enum and no format: nothing to say, and no path to build."""
+    return (value.__class__ in (str, bool) and node.enum is None and node.format is None
+            and (not node.types or _type_problem(value, node) is None))
