@@ -84,6 +84,7 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("memory_conflicts_only_guest", ("v1.7.0",)),
     ("creates_panic_device", ("v1.9.0",)),
     ("beta_feature_gates_on_by_default", ("v1.9.0",)),
+    ("arm64_efi_secure_boot_off", ("v1.8.3", "v1.9.0")),
     ("serves_pool_v1beta1", ("v1.7.0",)),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
@@ -102,7 +103,6 @@ def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> N
     ("writes_default_matcher_kind", "v1.5.0-v1.6.6"),
     ("defaults_memory_request", "v1.5.0-v1.6.3"),
     ("memory_request_ignores_overcommit", "v1.6.2"),
-    ("defaults_arm64_secure_boot", "v1.5.0-v1.8.2"),
     ("serves_instancetype_v1alpha", "v1.5.0-v1.5.3"),
     ("lists_instancetype_v1alpha", "v1.5.0-v1.6.6"),
 ])
@@ -323,3 +323,14 @@ def test_v1_5_still_serves_the_v1alpha_instancetypes() -> None:
     assert refused[2] == 1
     assert refused[1].startswith('v1alpha2.yaml:2:1: error: no matches for kind "VirtualMachineClusterInstancetype" '
                                  'in version "instancetype.kubevirt.io/v1alpha2"')
+
+
+def test_an_arm64_efi_loader_gets_secure_boot_off_from_v1_8_3() -> None:
+    from kubectl_instancetype.vmi.arch import set_arch_defaults
+
+    out = {}
+    for version in ("v1.8.2", "v1.8.3"):
+        spec = {"architecture": "arm64", "domain": {"firmware": {"bootloader": {"efi": {}}}, "devices": {}}}
+        set_arch_defaults(spec, load_config({}, version=version))
+        out[version] = spec["domain"]["firmware"]
+    assert out == {"v1.8.2": {"bootloader": {"efi": {}}}, "v1.8.3": {"bootloader": {"efi": {"secureBoot": False}}}}

@@ -97,8 +97,9 @@ FACTS: tuple[Fact, ...] = (
     # --- VMI defaults (pkg/defaults, pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go)
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
-    Fact("defaults_arm64_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
-         "arm64 EFI firmware defaulted secureBoot; dropped in v1.8.3 and v1.9.0"),
+    Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
+         "pkg/defaults/arm64.go setDefaultArm64Bootloader: an EFI boot loader that does not say gets "
+         "secureBoot: false (before, only the EFI loader KubeVirt adds itself has it)"),
     # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
     Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
