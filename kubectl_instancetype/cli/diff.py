@@ -247,8 +247,9 @@ FORMATS = ("json", "markdown", "text")
                                       "do not fit are left out with a note (the summary table stays whole).")
 @click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version,
               help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
-                   "catalog it deploys) expands it with the release of --kubevirt-version (default: the newest), "
-                   "instead of comparing git revisions.")
+                   "catalog it deploys) expands it with the release of --kubevirt-version (default, as for render: "
+                   "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
+                   "comparing git revisions.")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
          catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
