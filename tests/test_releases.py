@@ -334,3 +334,16 @@ def test_an_arm64_efi_loader_gets_secure_boot_off_from_v1_8_3() -> None:
         set_arch_defaults(spec, load_config({}, version=version))
         out[version] = spec["domain"]["firmware"]
     assert out == {"v1.8.2": {"bootloader": {"efi": {}}}, "v1.8.3": {"bootloader": {"efi": {"secureBoot": False}}}}
+
+
+@pytest.mark.parametrize(("version", "arch", "machine"), [
+    ("v1.6.3", "amd64", "q35"), ("v1.6.4", "arm64", "virt"), ("v1.9.0", "arm64", "virt"),
+])
+def test_the_architecture_of_a_cloned_datasource(version: str, arch: str, machine: str) -> None:
+    out, err, status = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--vmi", "-f",
+                           "datasource-arm64.yaml")
+    assert (err, status) == ("", 0)
+    assert f"\n  architecture: {arch}\n" in out and f"\n      type: {machine}\n" in out
+    stored = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--stored", "-f",
+                 "datasource-arm64.yaml")[0]
+    assert f"\n      architecture: {arch}\n" in stored
