@@ -347,3 +347,16 @@ def test_the_architecture_of_a_cloned_datasource(version: str, arch: str, machin
     stored = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--stored", "-f",
                  "datasource-arm64.yaml")[0]
     assert f"\n      architecture: {arch}\n" in stored
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    (["render", "--kubevirt-version", "1."], ["1.5", "1.6", "1.7", "1.8", "1.9"]),
+    (["--kubevirt-version", "v1.8"], ["v1.8.0", "v1.8.1", "v1.8.2", "v1.8.3", "v1.8.4"]),
+    (["diff", "--base-kubevirt-version", "m"], ["main"]),
+    (["config", "--kubevirt-version", "m"], ["main"]),
+])
+def test_versions_complete(words: list[str], expected: list[str]) -> None:
+    from kubectl_instancetype.cli import main_group
+    from kubectl_instancetype.cli.complete import complete
+
+    assert [value for value, _ in complete(main_group, words).candidates] == expected

@@ -35,6 +35,7 @@ from .inputs import expand_paths, read_text
 from .options import (
     CatalogOptions,
     InputOptions,
+    VersionOption,
     catalog_options,
     checked_version,
     exclude_option,
@@ -245,7 +246,7 @@ FORMATS = ("json", "markdown", "text")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
                                       "do not fit are left out with a note (the summary table stays whole).")
-@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version,
+@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version, cls=VersionOption,
               help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
                    "catalog it deploys) expands it with the release of --kubevirt-version (default, as for render: "
                    "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
