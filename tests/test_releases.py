@@ -360,3 +360,16 @@ def test_versions_complete(words: list[str], expected: list[str]) -> None:
     from kubectl_instancetype.cli.complete import complete
 
     assert [value for value, _ in complete(main_group, words).candidates] == expected
+
+
+def test_every_release_has_its_data() -> None:
+    """A row of the table is all a new release needs besides its data: its bundle, schemas and gate states."""
+    from kubectl_instancetype.catalog.builtin import BUNDLE_OF_RELEASE
+    from kubectl_instancetype.schema import tables
+
+    names = [release.name for release in RELEASES]
+    assert list(tables.RELEASES) == names
+    assert sorted(BUNDLE_OF_RELEASE) == sorted(names)
+    for name in names:
+        assert gates.states(name)["LiveMigration"] == gates.GA
+        assert "VirtualMachine" in tables.crd_schemas(name)
