@@ -10,6 +10,7 @@ from conftest import check_golden, invoke_cli
 
 from kubectl_instancetype.admission import gates
 from kubectl_instancetype.api.releases import BY_NAME, DEFAULT, FACTS, RELEASES, UnknownRelease, resolve
+from kubectl_instancetype.catalog.builtin.bundles import catalog_version
 from kubectl_instancetype.config import DEFAULT_CONFIG, load_config
 from kubectl_instancetype.errors import EXIT_USAGE, Location
 from kubectl_instancetype.expand.apply import apply_spec
@@ -24,7 +25,7 @@ def table() -> str:
     lines = []
     for release in RELEASES:
         held = " ".join(name for name, holds in release.facts().items() if holds)
-        lines.append(f"{release.name} {release.commit} {release.catalog_version}: {held}")
+        lines.append(f"{release.name} {release.commit} {catalog_version(release)}: {held}")
     return "\n".join(lines) + "\n"
 
 

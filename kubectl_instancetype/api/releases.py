@@ -141,13 +141,6 @@ class Release:
     def __getattr__(self, name: str) -> Any:  # only reached for a name that is no fact
         raise AttributeError(f"no KubeVirt release fact {name!r}")
 
-    @property
-    def catalog_version(self) -> str:
-        """The common-instancetypes bundle this release's virt-operator deploys."""
-        from ..catalog.builtin.bundles import BUNDLE_OF_RELEASE
-
-        return BUNDLE_OF_RELEASE[self.name]
-
     def facts(self) -> dict[str, bool]:
         """Every fact and whether it holds, in table order."""
         return {name: bool(getattr(self, name)) for name in FACT_NAMES}

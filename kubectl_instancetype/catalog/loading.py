@@ -43,8 +43,9 @@ class Builtin:
 def builtin_of(release: Release) -> Builtin:
     """The built-in catalog of ``release``: the common-instancetypes bundle its virt-operator deploys."""
     from .builtin import bundle
+    from .builtin.bundles import catalog_version
 
-    deployed = bundle(release.catalog_version)
+    deployed = bundle(catalog_version(release))
     return Builtin(deployed.find, deployed.names, deployed.version)
 
 

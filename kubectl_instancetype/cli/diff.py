@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_INPUT, KubeVirtError, Location, Notice, ToolError
+from ..errors import EXIT_INPUT, InputError, KubeVirtError, Location, Notice, ToolError
 from ..gitops import report as views
 from ..gitops.relevance import relevant
 from ..gitops.vmdiff import VMChange, VMState, compare, vm_states
@@ -175,6 +175,15 @@ def _materialise(tmp: str, parts: tuple[str, ...], content: bytes) -> None:
         pass
 
 
+def _in_tree(path: str, top: str) -> str:
+    """``path`` relative to the current directory when it is inside the repository: the base revision is
+    checked out elsewhere, and an absolute path (or one through ``..``) would read the working tree there."""
+    real = os.path.realpath(path)
+    if real == top or real.startswith(top + os.sep):
+        return os.path.relpath(os.path.abspath(path))
+    return path
+
+
 def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) -> InputOptions:
     """The files of ``paths`` that hold Kubernetes objects the render uses (named files always count)."""
     files: list[str] = []
@@ -281,9 +290,17 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     rev = base_revision(base)
     same = _same_as_head(rev) if base is None else None
     label = base or git("rev-parse", "--short", rev).strip()
-    with checked_out(rev, paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config
-                                                       else ())):
+    top = os.path.realpath(git("rev-parse", "--show-toplevel").strip())
+    paths = tuple(_in_tree(p, top) for p in paths)
+    catalogs = dataclasses.replace(
+        catalogs, catalogs=tuple(_in_tree(c, top) for c in catalogs.catalogs),
+        kubevirt_config=_in_tree(catalogs.kubevirt_config, top) if catalogs.kubevirt_config else None)
+    named = paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config else ())
+    with checked_out(rev, named):
+        at_rev = {p for p in named if os.path.exists(p)}
         before = _side(paths, namespace, exclude, catalogs, drift=True)
+    missing = tuple(InputError("no such file or directory (neither in the working tree nor at " + label + ")",
+                               Location(p)) for p in dict.fromkeys(named) if p not in at_rev and not os.path.exists(p))
     after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
     if fmt == "markdown":
@@ -293,7 +310,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     notices = after.notices + ((same,) if same else ())
-    result = RunResult(unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
+    result = RunResult(missing + unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")

@@ -50,9 +50,10 @@ class CatalogOptions:
 def assumed_release_text() -> str:
     """The release assumed without --kubevirt-version, and the catalog that comes with it (for --help)."""
     from ..api.releases import DEFAULT, known_versions
+    from ..catalog.builtin.bundles import catalog_version
 
     return (f"Default: the KubeVirt CR's status.observedKubeVirtVersion, else {DEFAULT.name} (the newest release; "
-            f"built-in catalog common-instancetypes {DEFAULT.catalog_version}). Known: {known_versions()}.")
+            f"built-in catalog common-instancetypes {catalog_version(DEFAULT)}). Known: {known_versions()}.")
 
 
 class VersionOption(click.Option):
