@@ -35,6 +35,7 @@ from .inputs import expand_paths, read_text
 from .options import (
     CatalogOptions,
     InputOptions,
+    VersionOption,
     catalog_options,
     checked_version,
     exclude_option,
@@ -254,10 +255,11 @@ FORMATS = ("json", "markdown", "text")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
                                       "do not fit are left out with a note (the summary table stays whole).")
-@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version,
+@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version, cls=VersionOption,
               help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
-                   "catalog it deploys) expands it with the release of --kubevirt-version (default: the newest), "
-                   "instead of comparing git revisions.")
+                   "catalog it deploys) expands it with the release of --kubevirt-version (default, as for render: "
+                   "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
+                   "comparing git revisions.")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
          catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
