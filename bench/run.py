@@ -3,6 +3,13 @@
 
     python bench/run.py                      # 1, 100, 1000, 10000 VMs; builds a throw-away install
     python bench/run.py --sizes 1,1000 --exe .venv/bin/kubectl-instancetype
+    python bench/run.py --only-styles --styles flow-devices,indented --style-vms 200 \
+        --exe .venv/bin/kubectl-instancetype
+
+The style rows (issue 25) put every editing command (--check, --diff, --write, suggest --write, convert
+--write) on one file of VMs in each YAML style people write (bench/styles.py: devices: {}, indented
+sequences, quoted scalars and comments, flow mappings with colons, CRLF, JSON, a mixed repository) against
+render of the same file, and say which path --write took for the documents of each.
 
 For each repository size it generates a GitOps-like tree of VirtualMachines (one per file, naming
 instancetypes and preferences of the built-in common catalog) and runs each command in a cold process:
@@ -24,6 +31,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import styles  # bench/styles.py, beside this script
 import targets  # bench/targets.py, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,6 +173,11 @@ def main() -> int:
     parser.add_argument("--target-sizes", default="1000,10000",
                         help="VM counts of the one-file rows of the targets table (the largest checks linearity)")
     parser.add_argument("--no-krew", action="store_true", help="leave out the krew archive rows")
+    parser.add_argument("--styles", default=",".join(styles.STYLES),
+                        help="YAML styles of the editing rows (issue 25), comma-separated, of "
+                             f"{', '.join(styles.STYLES)}; empty for none")
+    parser.add_argument("--style-vms", type=int, default=300, help="VMs per style (one file; JSON: one file each)")
+    parser.add_argument("--only-styles", action="store_true", help="print the style rows alone (no install rows)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -172,13 +185,22 @@ def main() -> int:
         help_text = subprocess.run([str(exe), "render", "--help"], capture_output=True, text=True).stdout
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
               f"{platform.system()} {platform.release()}")
-        print("| VMs | command | wall s | peak RSS MiB | × floor |")
-        print("| ---: | --- | ---: | ---: | ---: |")
-        for size in (int(s) for s in args.sizes.split(",") if s):
-            for row in run_size(exe, python, size, args.repeat, "--write" in help_text):
-                print(row, flush=True)
-        sizes = [int(s) for s in args.target_sizes.split(",") if s]
-        rows, notes = targets.all_rows(exe, python, sizes, args.repeat, VM_TEMPLATE, pick, FLOOR, not args.no_krew)
+        rows, notes = [], []
+        if not args.only_styles:
+            print("| VMs | command | wall s | peak RSS MiB | × floor |")
+            print("| ---: | --- | ---: | ---: | ---: |")
+            for size in (int(s) for s in args.sizes.split(",") if s):
+                for row in run_size(exe, python, size, args.repeat, "--write" in help_text):
+                    print(row, flush=True)
+            sizes = [int(s) for s in args.target_sizes.split(",") if s]
+            rows, notes = targets.all_rows(exe, python, sizes, args.repeat, VM_TEMPLATE, pick, FLOOR,
+                                           not args.no_krew)
+        names = [s for s in args.styles.split(",") if s]
+        if names:
+            with tempfile.TemporaryDirectory(prefix="kit-bench-styles-") as work:
+                more, style_notes = targets.style_rows(exe, Path(work), args.style_vms, args.repeat, pick, names)
+            rows += more
+            notes += style_notes
         print()
         print(targets.HEADER)
         for target_row in rows:

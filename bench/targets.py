@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -76,6 +77,68 @@ def one_file(path: Path, count: int, refused_every: int, template: str, pick: ob
             it, pref = "u1.medium", "rhel.9.dpdk"  # 1 vCPU against the preference's 2 threads: refused
         docs.append(template.format(i=i, team=i % 10, it=it, pref=pref))
     path.write_text("---\n".join(docs))
+
+
+def _fresh(work: Path, source: Path, name: str, transform: object = None) -> list[str]:
+    """A copy of ``source`` (a file, or a folder of files) named ``name``, through ``transform``; its -f arguments."""
+    target = work / name
+    if target.is_dir():
+        shutil.rmtree(target)
+    if source.is_dir():
+        shutil.copytree(source, target)
+        if transform is not None:
+            for f in target.iterdir():
+                f.write_text(transform(f.read_text()))  # type: ignore[operator]
+        return ["-R", "-f", name]
+    text = source.read_bytes().decode("utf-8")
+    target.write_bytes((transform(text) if transform else text).encode("utf-8"))  # type: ignore[operator]
+    return ["-f", name]
+
+
+def style_rows(exe: Path, work: Path, count: int, repeat: int, pick: object,
+               names: Sequence[str]) -> tuple[list[Row], list[str]]:
+    """Issue 25: every editing command on one file of ``count`` VMs of each YAML style against ``render`` of the
+    same file (target 5×), and which path (splice or round-trip editor) ``--write`` took for its documents."""
+    import styles  # bench/styles.py, beside this script
+
+    rows: list[Row] = []
+    notes: list[str] = []
+    for style in names:
+        if style == "json":  # one JSON VM per file: a tree of files
+            folder = work / "style-json"
+            folder.mkdir(exist_ok=True)
+            for i in range(count):
+                it, pref = pick(i)  # type: ignore[operator]
+                (folder / f"vm-{i}.json").write_text(styles.vm("json", i, i % 10, it, pref))
+            source, args = folder, ["-R", "-f", folder.name]
+        else:
+            source = work / f"style-{style}.yaml"
+            source.write_bytes(styles.stream(style, count, pick).encode("utf-8"))
+            args = ["-f", source.name]
+        render = measure([str(exe), "render", *args], work, repeat)
+
+        commands = [("--check", ["render", "--check"], None), ("--diff", ["render", "--diff"], None),
+                    ("--write", ["render", "--write"], None),
+                    ("suggest --write", ["suggest", "--write"], styles.hand_sized),
+                    ("convert --write", ["convert", "--write"], None)]
+        for label, argv, transform in commands:
+            runs = []
+            for _ in range(repeat):
+                target = _fresh(work, source, f"target-{style}" + ("" if source.is_dir() else ".yaml"), transform)
+                runs.append(measure([str(exe), *argv, *target], work, 1))
+            run = min(runs, key=lambda r: r.cpu)
+            reference, against = render, "its render"
+            if transform is not None:  # suggest's search renders every candidate: the write is what is measured
+                reference = measure([str(exe), "suggest", *_fresh(work, source, "reference-hand-sized"
+                                     + ("" if source.is_dir() else ".yaml"), transform)], work, repeat)
+                against = "suggest printing (the search alone)"
+            rows.append(Row(f"{style}: {label} of {count} VMs vs {against}", run, reference, 5.0))
+        target = _fresh(work, source, f"paths-{style}" + ("" if source.is_dir() else ".yaml"))
+        said = subprocess.run([str(exe), "render", "--write", *target], cwd=work, capture_output=True, text=True,
+                              env={**os.environ, "KUBECTL_INSTANCETYPE_WRITE_PATHS": "1"}).stderr
+        paths = [line for line in said.splitlines() if line.startswith("write paths:")]
+        notes.append(f"{style}: --write {paths[0] if paths else 'write paths: none (JSON files keep their layout)'}")
+    return rows, notes
 
 
 def single_file_rows(exe: Path, python: Path, work: Path, sizes: Sequence[int], repeat: int, template: str,

@@ -56,7 +56,8 @@ def check_document(doc: Document, options: Options, problems: list[ToolError], w
         except InputError as exc:
             problems.append(exc)
             return None
-    return doc if answer.obj is doc.data else dataclasses.replace(doc, data=answer.obj, warnings=())
+    return doc if answer.obj is doc.data else dataclasses.replace(doc, data=answer.obj, warnings=(),
+                                                                          original=doc.as_read)
 
 
 def _problems(doc: Document, answer: Admission) -> list[ToolError]:

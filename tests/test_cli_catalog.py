@@ -267,6 +267,7 @@ apiVersion: kubevirt.io/v1
 kind: VirtualMachine
 metadata: {name: vm}
 spec:
+  runStrategy: Halted
   instancetype: {inferFromVolume: root}
   template:
     spec:

@@ -19,6 +19,7 @@ kind: VirtualMachine
 metadata:
   name: vm1
 spec:
+  runStrategy: Halted
   instancetype:
     name: u1.medium
   template:

@@ -1,5 +1,5 @@
 """Defaults around the appliers (defaults.py, spec §5.2, §5.3, §5.6) and the expand endpoint vectors
-TV-97 … TV-100 (§12.8) through ``render_vm``."""
+TV-97 … TV-100 (§12.8), run as KubeVirt's expand_test.go runs them (``render_vm`` below)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from kubectl_instancetype.catalog.index import Catalog
 from kubectl_instancetype.config import DEFAULT_CONFIG, ClusterConfig
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.expand.defaults import cluster_defaults, default_pod_network, default_volume_disks
-from kubectl_instancetype.pipeline.stages import render_vm
+from kubectl_instancetype.pipeline import expand
+from kubectl_instancetype.pipeline.stages import run
 
 Spec = dict[str, Any]
 NS = "default"
@@ -136,6 +137,13 @@ def catalog() -> Catalog:
         meta = {"name": name, **({"namespace": namespace} if namespace else {})}
         lookup.add({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": kind, "metadata": meta, "spec": spec})
     return lookup
+
+
+def render_vm(vm: Spec, namespace: str, lookup: Catalog, cfg: ClusterConfig) -> Spec:
+    """KubeVirt's expand endpoint, as its expand_test.go calls it: the VM's matchers looked up and expanded,
+    without the VM webhooks of a create (which refuse these VMs: volumeName is no RFC 1123 label and its
+    volume has no source, says `kv-expand --mutate full --admit full`)."""
+    return run((expand.expand,), vm, namespace, lookup, cfg)
 
 
 def vm(it_kind: str, pref_kind: str, domain: Spec | None = None) -> Spec:

@@ -58,6 +58,7 @@ kind: VirtualMachine
 metadata:
   name: linked
 spec:
+  runStrategy: Always
   instancetype:
     name: u1.small
   template:

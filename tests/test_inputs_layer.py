@@ -48,6 +48,7 @@ kind: VirtualMachine
 metadata:
   name: web
 spec:
+  runStrategy: Halted
   instancetype:
     name: small
   template:

@@ -55,15 +55,16 @@ def test_colons_in_flow_scalars_are_read_as_kubectl_reads_them(text: str, spec: 
 
 def test_a_stream_read_past_a_flow_colon_still_locates_and_warns(tmp_path: Path) -> None:
     text = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: a, name: b}\nspec:\n"
-            "  instancetype: {name: nowhere}\n  template:\n    spec:\n      domain: {devices: {}}\n"
+            "  runStrategy: Always\n  instancetype: {name: nowhere}\n  template:\n    spec:\n"
+            "      domain: {devices: {}}\n"
             "      volumes: [{name: r, containerDisk: {image: quay.io/x:41}}]\n")
     doc = load.load_stream(text, "vm.yaml")[0]
-    assert doc.locate(("spec", "instancetype", "name")).line == 5
+    assert doc.locate(("spec", "instancetype", "name")).line == 6
     assert len(doc.warnings) == 1 and "lines 3 and 3" in doc.warnings[0]
     path = tmp_path / "vm.yaml"
     path.write_text(text)
     status, stderr = render(path)
-    assert status == 1 and f"{path}:5:" in stderr and "nowhere" in stderr, stderr
+    assert status == 1 and f"{path}:6:" in stderr and "nowhere" in stderr, stderr
 
 
 def test_stream_data_reads_each_document_as_load_stream_does() -> None:

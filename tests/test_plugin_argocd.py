@@ -101,10 +101,10 @@ def test_generate_maps_each_parameter(tmp_path: Path) -> None:
     shutil.copy(EXAMPLE / "vm.yaml", app / "vm.yaml")
     (app / "catalog").mkdir()
     shutil.copy(EXAMPLE / "instancetype.yaml", app / "catalog" / "instancetype.yaml")
-    fedora = app / "catalog" / "fedora.yaml"
+    fedora = app / "catalog" / "fedora.yaml"  # with SMM: KubeVirt refuses SecureBoot without it
     fedora.write_text("apiVersion: instancetype.kubevirt.io/v1beta1\nkind: VirtualMachineClusterPreference\n"
                       "metadata:\n  name: fedora\nspec:\n  firmware:\n    preferredUseEfi: true\n"
-                      "    preferredUseSecureBoot: true\n")
+                      "    preferredUseSecureBoot: true\n  features:\n    preferredSmm: {}\n")
     kubevirt = app / "kubevirt.yaml"
     kubevirt.write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kubevirt\n"
                         "spec:\n  configuration: {}\n")

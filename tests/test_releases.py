@@ -10,6 +10,7 @@ from conftest import check_golden, invoke_cli
 
 from kubectl_instancetype.admission import gates
 from kubectl_instancetype.api.releases import BY_NAME, DEFAULT, FACTS, RELEASES, UnknownRelease, resolve
+from kubectl_instancetype.catalog.builtin.bundles import catalog_version
 from kubectl_instancetype.config import DEFAULT_CONFIG, load_config
 from kubectl_instancetype.errors import EXIT_USAGE, Location
 from kubectl_instancetype.expand.apply import apply_spec
@@ -24,7 +25,7 @@ def table() -> str:
     lines = []
     for release in RELEASES:
         held = " ".join(name for name, holds in release.facts().items() if holds)
-        lines.append(f"{release.name} {release.commit} {release.catalog_version}: {held}")
+        lines.append(f"{release.name} {release.commit} {catalog_version(release)}: {held}")
     return "\n".join(lines) + "\n"
 
 
@@ -84,6 +85,7 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("memory_conflicts_only_guest", ("v1.7.0",)),
     ("creates_panic_device", ("v1.9.0",)),
     ("beta_feature_gates_on_by_default", ("v1.9.0",)),
+    ("arm64_efi_secure_boot_off", ("v1.8.3", "v1.9.0")),
     ("serves_pool_v1beta1", ("v1.7.0",)),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
@@ -102,7 +104,6 @@ def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> N
     ("writes_default_matcher_kind", "v1.5.0-v1.6.6"),
     ("defaults_memory_request", "v1.5.0-v1.6.3"),
     ("memory_request_ignores_overcommit", "v1.6.2"),
-    ("defaults_arm64_secure_boot", "v1.5.0-v1.8.2"),
     ("serves_instancetype_v1alpha", "v1.5.0-v1.5.3"),
     ("lists_instancetype_v1alpha", "v1.5.0-v1.6.6"),
 ])
@@ -302,3 +303,74 @@ def test_memory_conflicts_before_v1_7(version: str, conflicts: list[str]) -> Non
     spec: dict[str, object] = {"domain": {"memory": {"hugepages": {"pageSize": "2Mi"}}}}
     it = {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}
     assert apply_spec("spec", it, None, spec, {}, release=BY_NAME[version]) == conflicts
+
+
+def test_the_launch_security_deprecation_warning_comes_with_v1_9_0() -> None:
+    from kubectl_instancetype.catalog.admission import LAUNCH_SECURITY_WARNING, admit
+
+    it = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
+          "metadata": {"name": "sev"}, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"},
+                                                "launchSecurity": {"sev": {}}}}
+    assert [admit(it, BY_NAME[v]).warnings for v in ("v1.8.4", "v1.9.0")] == [(), (LAUNCH_SECURITY_WARNING,)]
+
+
+def test_v1_5_still_serves_the_v1alpha_instancetypes() -> None:
+    served = run("--kubevirt-version", "1.5", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
+    assert (served[1], served[2]) == (
+        "warning: v1alpha2.yaml:2:1: instancetype.kubevirt.io/v1alpha2 VirtualMachineClusterInstancetypes is now "
+        "deprecated and will be removed in v1.\n", 0)
+    assert "          guest: 2Gi\n" in served[0]
+    refused = run("--kubevirt-version", "1.6", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
+    assert refused[2] == 1
+    assert refused[1].startswith('v1alpha2.yaml:2:1: error: no matches for kind "VirtualMachineClusterInstancetype" '
+                                 'in version "instancetype.kubevirt.io/v1alpha2"')
+
+
+def test_an_arm64_efi_loader_gets_secure_boot_off_from_v1_8_3() -> None:
+    from kubectl_instancetype.vmi.arch import set_arch_defaults
+
+    out = {}
+    for version in ("v1.8.2", "v1.8.3"):
+        spec = {"architecture": "arm64", "domain": {"firmware": {"bootloader": {"efi": {}}}, "devices": {}}}
+        set_arch_defaults(spec, load_config({}, version=version))
+        out[version] = spec["domain"]["firmware"]
+    assert out == {"v1.8.2": {"bootloader": {"efi": {}}}, "v1.8.3": {"bootloader": {"efi": {"secureBoot": False}}}}
+
+
+@pytest.mark.parametrize(("version", "arch", "machine"), [
+    ("v1.6.3", "amd64", "q35"), ("v1.6.4", "arm64", "virt"), ("v1.9.0", "arm64", "virt"),
+])
+def test_the_architecture_of_a_cloned_datasource(version: str, arch: str, machine: str) -> None:
+    out, err, status = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--vmi", "-f",
+                           "datasource-arm64.yaml")
+    assert (err, status) == ("", 0)
+    assert f"\n  architecture: {arch}\n" in out and f"\n      type: {machine}\n" in out
+    stored = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--stored", "-f",
+                 "datasource-arm64.yaml")[0]
+    assert f"\n      architecture: {arch}\n" in stored
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    (["render", "--kubevirt-version", "1."], ["1.5", "1.6", "1.7", "1.8", "1.9"]),
+    (["--kubevirt-version", "v1.8"], ["v1.8.0", "v1.8.1", "v1.8.2", "v1.8.3", "v1.8.4"]),
+    (["diff", "--base-kubevirt-version", "m"], ["main"]),
+    (["config", "--kubevirt-version", "m"], ["main"]),
+])
+def test_versions_complete(words: list[str], expected: list[str]) -> None:
+    from kubectl_instancetype.cli import main_group
+    from kubectl_instancetype.cli.complete import complete
+
+    assert [value for value, _ in complete(main_group, words).candidates] == expected
+
+
+def test_every_release_has_its_data() -> None:
+    """A row of the table is all a new release needs besides its data: its bundle, schemas and gate states."""
+    from kubectl_instancetype.catalog.builtin import BUNDLE_OF_RELEASE
+    from kubectl_instancetype.schema import tables
+
+    names = [release.name for release in RELEASES]
+    assert list(tables.RELEASES) == names
+    assert sorted(BUNDLE_OF_RELEASE) == sorted(names)
+    for name in names:
+        assert gates.states(name)["LiveMigration"] == gates.GA
+        assert "VirtualMachine" in tables.crd_schemas(name)

@@ -22,6 +22,7 @@ kind: VirtualMachine
 metadata:
   name: vm-{i}
 spec:
+  runStrategy: Always
   instancetype:
     name: u1.medium  # keep this comment
   preference:

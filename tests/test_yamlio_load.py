@@ -29,7 +29,7 @@ def test_write_refuses_to_edit_a_document_with_repeated_keys(tmp_path: Path) -> 
 
     vm = tmp_path / "vm.yaml"
     text = ("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: a\n  name: b\nspec:\n"
-            "  instancetype: {name: u1.small}\n  template: {spec: {domain: {devices: {}}}}\n")
+            "  runStrategy: Always\n  instancetype: {name: u1.small}\n  template: {spec: {domain: {devices: {}}}}\n")
     vm.write_text(text)
     result = CliRunner().invoke(main_group, ["render", "-f", str(vm), "--write"])
     assert result.exit_code == 3 and vm.read_text() == text

@@ -97,8 +97,9 @@ FACTS: tuple[Fact, ...] = (
     # --- VMI defaults (pkg/defaults, pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go)
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
-    Fact("defaults_arm64_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
-         "arm64 EFI firmware defaulted secureBoot; dropped in v1.8.3 and v1.9.0"),
+    Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
+         "pkg/defaults/arm64.go setDefaultArm64Bootloader: an EFI boot loader that does not say gets "
+         "secureBoot: false (before, only the EFI loader KubeVirt adds itself has it)"),
     # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
     Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
@@ -140,13 +141,6 @@ class Release:
     def __getattr__(self, name: str) -> Any:  # only reached for a name that is no fact
         raise AttributeError(f"no KubeVirt release fact {name!r}")
 
-    @property
-    def catalog_version(self) -> str:
-        """The common-instancetypes bundle this release's virt-operator deploys."""
-        from ..catalog.builtin.bundles import BUNDLE_OF_RELEASE
-
-        return BUNDLE_OF_RELEASE[self.name]
-
     def facts(self) -> dict[str, bool]:
         """Every fact and whether it holds, in table order."""
         return {name: bool(getattr(self, name)) for name in FACT_NAMES}
@@ -157,9 +151,18 @@ class Release:
 
 MAIN = "main"
 #: Every release the tool answers for, oldest first: each tag (with its commit) and ``main``.
+MAIN_LINE: Line = (1, 10)  # main is the development of the next release line
+
+
+def _release(name: str, commit: str) -> Release:
+    if name == MAIN:
+        return Release(name, MAIN_LINE, 0, commit)
+    major, minor, patch = (int(part) for part in name.removeprefix("v").split("."))
+    return Release(name, (major, minor), patch, commit)
+
+
 RELEASES: tuple[Release, ...] = tuple(
-    Release(name, (int(name[1]), int(name[3])) if name != MAIN else (1, 10),
-            int(name.split(".")[2]) if name != MAIN else 0, commit)
+    _release(name, commit)
     for name, commit in (
         ("v1.5.0", "522b44c0ce"), ("v1.5.1", "04b1fda82c"), ("v1.5.2", "3d9830e44e"), ("v1.5.3", "4f27e414aa"),
         ("v1.6.0", "d53baa7f84"), ("v1.6.1", "00d03e43e3"), ("v1.6.2", "29fd465b6f"), ("v1.6.3", "37a6d88ca6"),

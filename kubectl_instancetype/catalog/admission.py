@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import INSTANCETYPE_KINDS
+from ..api.releases import DEFAULT, Release
 from .spread import (
     CORES_THREADS,
     SOCKETS_CORES,
@@ -50,13 +51,15 @@ class Verdict:
     warnings: tuple[str, ...] = field(default=())
 
 
-def admit(obj: dict[str, Any]) -> Verdict:
-    """What KubeVirt's webhook answers for a v1beta1 instancetype or preference."""
+def admit(obj: dict[str, Any], release: Release = DEFAULT) -> Verdict:
+    """What KubeVirt's webhook of ``release`` answers for a v1beta1 instancetype or preference (the
+    ``launchSecurity`` deprecation warning from v1.9.0, which brought ``preferredLaunchSecurity``)."""
     spec = obj.get("spec") or {}
     if not isinstance(spec, dict):
         return Verdict()
     if obj.get("kind") in INSTANCETYPE_KINDS:
-        return _verdict(_instancetype_causes(spec), _instancetype_warnings(spec))
+        warned = _instancetype_warnings(spec) if release.applies_preferred_launch_security else []
+        return _verdict(_instancetype_causes(spec), warned)
     return _verdict(_preference_causes(spec), _preference_warnings(spec))
 
 

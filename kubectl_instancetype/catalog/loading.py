@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import CONTROLLER_REVISION as REVISION
-from ..api.releases import Release
+from ..api.releases import DEFAULT, Release
 from ..api.versions import REMOVED_IN, removed_hint
 from ..errors import InputError, KubeVirtError, ToolError
 from ..yamlio import Document
@@ -43,8 +43,9 @@ class Builtin:
 def builtin_of(release: Release) -> Builtin:
     """The built-in catalog of ``release``: the common-instancetypes bundle its virt-operator deploys."""
     from .builtin import bundle
+    from .builtin.bundles import catalog_version
 
-    deployed = bundle(release.catalog_version)
+    deployed = bundle(catalog_version(release))
     return Builtin(deployed.find, deployed.names, deployed.version)
 
 
@@ -63,9 +64,10 @@ class Loaded:
 
 
 def load_catalog(docs: Iterable[Document], namespace: str, builtin: Builtin | None,
-                 accept_removed: bool = False) -> Loaded:
-    """Index every catalog and support object of ``docs`` (checked documents, earlier ones first);
-    ``accept_removed``: take v1alpha1/v1alpha2 objects as a cluster older than KubeVirt v1.7 did."""
+                 accept_removed: bool = False, release: Release = DEFAULT) -> Loaded:
+    """Index every catalog and support object of ``docs`` (checked documents, earlier ones first), admitted
+    as ``release``'s webhook admits them; ``accept_removed``: take v1alpha1/v1alpha2 objects as a cluster
+    older than KubeVirt v1.7 did."""
     find, names = (builtin.find, builtin.names) if builtin is not None else (None, None)
     loaded = Loaded(Catalog(default_namespace=namespace, builtin=find, builtin_names=names))
     for doc in docs:
@@ -73,7 +75,7 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: Builtin | No
         if not isinstance(kind, str) or kind not in INDEXED_KINDS:  # the KRM function passes unchecked items
             continue
         try:
-            _load(doc, loaded, accept_removed)
+            _load(doc, loaded, accept_removed, release)
         except ToolError as exc:
             loaded.fail(exc, doc)
     if builtin is not None:
@@ -81,14 +83,14 @@ def load_catalog(docs: Iterable[Document], namespace: str, builtin: Builtin | No
     return loaded
 
 
-def _load(doc: Document, loaded: Loaded, accept_removed: bool) -> None:
+def _load(doc: Document, loaded: Loaded, accept_removed: bool, release: Release) -> None:
     obj = doc.data
     if obj["kind"] in CATALOG_KINDS:
         warning = check_version(doc, accept_removed)
         if warning:
             loaded.warnings.append(warning)
             obj = served_object(obj)
-        if not _admitted(obj, doc, loaded):
+        if not _admitted(obj, doc, loaded, release):
             return
     elif obj["kind"] == REVISION:
         if accept_removed and holds_removed_object(obj):
@@ -98,9 +100,9 @@ def _load(doc: Document, loaded: Loaded, accept_removed: bool) -> None:
     loaded.catalog.add(obj, doc)
 
 
-def _admitted(obj: dict[str, Any], doc: Document, loaded: Loaded) -> bool:
+def _admitted(obj: dict[str, Any], doc: Document, loaded: Loaded, release: Release) -> bool:
     try:
-        verdict = admit(obj)
+        verdict = admit(obj, release)
     except (TypeError, ValueError) as exc:
         raise InputError(f"{obj['kind']} {obj['metadata']['name']}: malformed spec ({exc})", doc.location) from None
     label = f"{obj['kind']} {obj['metadata']['name']}"

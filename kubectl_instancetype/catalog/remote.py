@@ -27,8 +27,17 @@ class RemoteSource:
 
     @property
     def display(self) -> str:
-        """The name messages use for documents of this source."""
-        return self.url
+        """The name messages use for documents of this source (a password in it masked)."""
+        return redact(self.url)
+
+
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@]*?:)[^/?#@]*@")
+
+
+def redact(url: str) -> str:
+    """``url`` with the password of its user information masked (``https://user:***@host/…``): messages,
+    warnings and reports never echo a credential given on the command line."""
+    return _USERINFO.sub(r"\1***@", url)
 
 
 def is_url(path: str) -> bool:
@@ -42,14 +51,14 @@ def parse_source(text: str) -> RemoteSource:
     scheme = match.group(1).lower() if match else ""
     if scheme not in SCHEMES:
         raise InputError(f"unsupported URL scheme {scheme!r}: only http:// and https:// URLs are fetched",
-                         Location(text))
+                         Location(redact(text)))
     url, _, fragment = text.partition("#")
     if not fragment:
         return RemoteSource(url, None)
     digest = fragment[len(PIN):].lower() if fragment.startswith(PIN) else ""
     if not _HEX.match(digest):
         raise InputError(f"a URL fragment must pin the content as #{PIN}<64 hex digits>, not #{fragment}",
-                         Location(url))
+                         Location(redact(url)))
     return RemoteSource(url, digest)
 
 
@@ -66,12 +75,12 @@ def verify(source: RemoteSource, data: bytes) -> None:
     actual = sha256_hex(data)
     if actual != source.sha256:
         raise InputError(f"content does not match its pin: sha256 is {actual}, the URL pins {source.sha256}",
-                         Location(source.url))
+                         Location(source.display))
 
 
 def unpinned_warning(source: RemoteSource, data: bytes) -> str:
-    return (f"{source.url} is not pinned and was fetched without an integrity check; "
-            f"pin it as '{source.url}#{PIN}{sha256_hex(data)}'")
+    return (f"{source.display} is not pinned and was fetched without an integrity check; "
+            f"pin it as '{source.display}#{PIN}{sha256_hex(data)}'")
 
 
 def cache_name(source: RemoteSource) -> str | None:

@@ -91,9 +91,10 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     if not value or ctx.resilient_parsing:
         return
     from ..api.releases import DEFAULT
+    from ..catalog.builtin.bundles import catalog_version
 
     click.echo(f"kubectl-instancetype {__version__} (KubeVirt {DEFAULT.name} by default, built-in "
-               f"common-instancetypes catalog {DEFAULT.catalog_version})")
+               f"common-instancetypes catalog {catalog_version(DEFAULT)})")
     ctx.exit()
 
 

@@ -148,8 +148,9 @@ def _objects(sources: Sources) -> list[Listed]:
     objects: Any = None
     if sources.builtin:
         from ..catalog.builtin import bundle  # the catalog the cluster's release deploys
+        from ..catalog.builtin.bundles import catalog_version
 
-        objects = bundle(sources.inputs.config.release.catalog_version).objects
+        objects = bundle(catalog_version(sources.inputs.config.release)).objects
     return listed(sources.inputs.catalog, objects)
 
 

@@ -25,9 +25,11 @@ from .report import report
 
 def release_comment(cfg: ClusterConfig) -> str:
     """The YAML comment naming the release a render assumes and the catalog that comes with it."""
+    from ..catalog.builtin.bundles import catalog_version
+
     release = cfg.release
     return (f"# KubeVirt {release.name} (kubevirt/kubevirt {release.commit}); built-in catalog: common-instancetypes "
-            f"{release.catalog_version}\n")
+            f"{catalog_version(release)}\n")
 
 
 @click.command(epilog=EXIT_CODES_HELP, context_settings={"help_option_names": ["-h", "--help"]})

@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from ..errors import EXIT_INPUT, KubeVirtError, Location, Notice, ToolError
+from ..errors import EXIT_INPUT, InputError, KubeVirtError, Location, Notice, ToolError
 from ..gitops import report as views
 from ..gitops.relevance import relevant
 from ..gitops.vmdiff import VMChange, VMState, compare, vm_states
@@ -35,6 +35,7 @@ from .inputs import expand_paths, read_text
 from .options import (
     CatalogOptions,
     InputOptions,
+    VersionOption,
     catalog_options,
     checked_version,
     exclude_option,
@@ -178,6 +179,15 @@ def _materialise(tmp: str, parts: tuple[str, ...], content: bytes) -> None:
         pass
 
 
+def _in_tree(path: str, top: str) -> str:
+    """``path`` relative to the current directory when it is inside the repository: the base revision is
+    checked out elsewhere, and an absolute path (or one through ``..``) would read the working tree there."""
+    real = os.path.realpath(path)
+    if real == top or real.startswith(top + os.sep):
+        return os.path.relpath(os.path.abspath(path))
+    return path
+
+
 def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) -> InputOptions:
     """The files of ``paths`` that hold Kubernetes objects the render uses (named files always count)."""
     files: list[str] = []
@@ -249,10 +259,11 @@ FORMATS = ("json", "markdown", "text")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
                                       "do not fit are left out with a note (the summary table stays whole).")
-@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version,
+@click.option("--base-kubevirt-version", "base_version", metavar="VERSION", callback=checked_version, cls=VersionOption,
               help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
-                   "catalog it deploys) expands it with the release of --kubevirt-version (default: the newest), "
-                   "instead of comparing git revisions.")
+                   "catalog it deploys) expands it with the release of --kubevirt-version (default, as for render: "
+                   "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
+                   "comparing git revisions.")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
          catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
@@ -283,9 +294,17 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     rev = base_revision(base)
     same = _same_as_head(rev) if base is None else None
     label = base or git("rev-parse", "--short", rev).strip()
-    with checked_out(rev, paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config
-                                                       else ())):
+    top = os.path.realpath(git("rev-parse", "--show-toplevel").strip())
+    paths = tuple(_in_tree(p, top) for p in paths)
+    catalogs = dataclasses.replace(
+        catalogs, catalogs=tuple(_in_tree(c, top) for c in catalogs.catalogs),
+        kubevirt_config=_in_tree(catalogs.kubevirt_config, top) if catalogs.kubevirt_config else None)
+    named = paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config else ())
+    with checked_out(rev, named):
+        at_rev = {p for p in named if os.path.exists(p)}
         before = _side(paths, namespace, exclude, catalogs, drift=True)
+    missing = tuple(InputError("no such file or directory (neither in the working tree nor at " + label + ")",
+                               Location(p)) for p in dict.fromkeys(named) if p not in at_rev and not os.path.exists(p))
     after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
     if fmt == "markdown":
@@ -295,7 +314,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     notices = after.notices + ((same,) if same else ())
-    result = RunResult(unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
+    result = RunResult(missing + unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")

@@ -12,11 +12,22 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..catalog.remote import RemoteSource, cache_name, unpinned_warning, verify
+from ..catalog.remote import RemoteSource, cache_name, redact, unpinned_warning, verify
 from ..errors import InputError, Location
 
 TIMEOUT_SECONDS = 30.0
 CACHE_SUBDIR = ("kubectl-instancetype", "catalogs")
+_deadline: list[float] = []  # one deadline for every download of the run, set by the first one
+
+
+def _remaining(timeout: float) -> float:
+    """What is left of the run's download deadline (``timeout`` from the first download on): ten URLs
+    that each answer in 29 s cannot make a run wait five minutes."""
+    import time
+
+    if not _deadline:
+        _deadline.append(time.monotonic() + timeout)
+    return max(0.0, min(timeout, _deadline[0] - time.monotonic()))
 
 
 def cache_dir() -> Path:
@@ -29,10 +40,10 @@ def fetch_text(source: RemoteSource, max_bytes: int, warnings: list[str],
                timeout: float = TIMEOUT_SECONDS) -> str:
     """The text ``source`` serves: from the cache when pinned and cached, else downloaded and checked."""
     name = cache_name(source)
-    cached = _cached(cache_dir() / name, source) if name else None
+    cached = _cached(cache_dir() / name, source, max_bytes) if name else None
     if cached is not None:
         return _decode(cached, source)
-    data = download(source.url, max_bytes, timeout)
+    data = download(source.url, max_bytes, _remaining(timeout))
     verify(source, data)
     if name:
         _store(cache_dir() / name, data)
@@ -41,11 +52,27 @@ def fetch_text(source: RemoteSource, max_bytes: int, warnings: list[str],
     return _decode(data, source)
 
 
-def _cached(path: Path, source: RemoteSource) -> bytes | None:
-    """The cached bytes when they are there and still match the pin (a damaged entry is fetched again)."""
+def _cached(path: Path, source: RemoteSource, max_bytes: int) -> bytes | None:
+    """The cached bytes when they are there and still match the pin (a damaged entry is fetched again).
+
+    Only a regular file is read, never through a link (a cache restored from elsewhere may hold a FIFO or a
+    link to ``/dev/zero``), and at most ``max_bytes`` of it: a larger entry cannot match its pin anyway.
+    """
+    import stat
+
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, flags)
     except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            data = handle.read(max_bytes + 1)
+    except OSError:
+        return None
+    if len(data) > max_bytes:
         return None
     try:
         verify(source, data)
@@ -70,7 +97,7 @@ def _decode(data: bytes, source: RemoteSource) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.url)) from None
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", Location(source.display)) from None
 
 
 def download(url: str, max_bytes: int, timeout: float) -> bytes:
@@ -88,7 +115,7 @@ def download(url: str, max_bytes: int, timeout: float) -> bytes:
     worker.start()
     worker.join(timeout)
     if not outcome:
-        raise InputError(f"cannot fetch: no complete response within {timeout:g} s", Location(url))
+        raise InputError(f"cannot fetch: no complete response within {timeout:g} s", Location(redact(url)))
     result = outcome[0]
     if isinstance(result, BaseException):
         raise result
@@ -107,20 +134,20 @@ def _attempt(url: str, max_bytes: int, timeout: float) -> bytes | BaseException:
             expected = _content_length(response, url, max_bytes)
             data = _read_body(response, max_bytes)
     except urllib.error.HTTPError as exc:
-        return InputError(f"cannot fetch: HTTP {exc.code} {exc.reason}", Location(url))
+        return InputError(f"cannot fetch: HTTP {exc.code} {exc.reason}", Location(redact(url)))
     except urllib.error.URLError as exc:
-        return InputError(f"cannot fetch: {exc.reason}", Location(url))
+        return InputError(f"cannot fetch: {_masked(str(exc.reason), url)}", Location(redact(url)))
     except InputError as exc:
         return exc
     except (OSError, ValueError, http.client.HTTPException) as exc:  # malformed responses of every kind
-        return InputError(f"cannot fetch: {_describe(exc)}", Location(url))
+        return InputError(f"cannot fetch: {_describe(exc, url)}", Location(redact(url)))
     except BaseException as exc:  # re-raised in the caller's thread: a bug, reported as one
         return exc
     if len(data) > max_bytes:
-        return InputError(f"refused: the response is larger than {max_bytes} bytes", Location(url))
+        return InputError(f"refused: the response is larger than {max_bytes} bytes", Location(redact(url)))
     if expected is not None and len(data) < expected:
         return InputError(f"cannot fetch: the response ended after {len(data)} of its {expected} bytes",
-                          Location(url))
+                          Location(redact(url)))
     return data
 
 
@@ -130,10 +157,10 @@ def _content_length(response: Any, url: str, max_bytes: int) -> int | None:
     if header is None or response.headers.get("Transfer-Encoding"):
         return None
     if not header.strip().isdigit():
-        raise InputError(f"cannot fetch: invalid Content-Length {header[:40]!r}", Location(url))
+        raise InputError(f"cannot fetch: invalid Content-Length {header[:40]!r}", Location(redact(url)))
     length = int(header)
     if length > max_bytes:
-        raise InputError(f"refused: the response is larger than {max_bytes} bytes", Location(url))
+        raise InputError(f"refused: the response is larger than {max_bytes} bytes", Location(redact(url)))
     return length
 
 
@@ -149,10 +176,17 @@ def _read_body(response: Any, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def _describe(exc: BaseException) -> str:
-    text = str(exc).strip()
+def _describe(exc: BaseException, url: str = "") -> str:
+    text = _masked(str(exc).strip(), url)
     name = type(exc).__name__
     return f"{name}: {text[:200]}" if text else name
+
+
+def _masked(text: str, url: str) -> str:
+    """``text`` (an exception's) without the password of ``url`` (urllib echoes it: "nonnumeric port")."""
+    userinfo = url.partition("://")[2].partition("/")[0].rpartition("@")[0]
+    password = userinfo.partition(":")[2]
+    return text.replace(password, "***") if password else text
 
 
 def _redirect_handler() -> Any:

@@ -163,8 +163,12 @@ def _check_replaceable(place: Place, info: os.stat_result) -> None:
         raise _refuse(place, "file is read-only: refusing to replace it")
 
 
-def write(place: Place, text: str) -> None:
-    """Replace the target by ``text`` in one rename, keeping its permissions, owner and group."""
+def write(place: Place, text: str, expected: str | None = None) -> None:
+    """Replace the target by ``text`` in one rename, keeping its permissions, owner and group.
+
+    ``expected`` is the text the new one was computed from (a read-modify-write): the file is read again
+    just before the rename, and left alone when it no longer holds that text (someone edited it meanwhile).
+    """
     data = text.encode("utf-8")
     try:
         with _directory(place, create=True) as directory:
@@ -172,14 +176,29 @@ def write(place: Place, text: str) -> None:
             info = _lstat(place.name, directory)
             if info is not None:
                 _check_replaceable(place, info)
-            _replace(place, directory, data, info)
+            _replace(place, directory, data, info, None if expected is None else expected.encode("utf-8"))
     except InputError:
         raise
     except OSError as exc:
         raise _refuse(place, f"cannot write: {exc.strerror or exc}") from None
 
 
-def _replace(place: Place, directory: int, data: bytes, info: os.stat_result | None) -> None:
+def _unchanged(place: Place, directory: int, expected: bytes, info: os.stat_result | None) -> bool:
+    """Whether the file still is what it was when it was read: same inode, same bytes (no link followed)."""
+    try:
+        fd = os.open(place.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0),
+                     dir_fd=directory)
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as handle:
+        now = os.fstat(handle.fileno())
+        if not stat.S_ISREG(now.st_mode) or (info is not None and now.st_ino != info.st_ino):
+            return False
+        return handle.read(len(expected) + 1) == expected
+
+
+def _replace(place: Place, directory: int, data: bytes, info: os.stat_result | None,
+             expected: bytes | None = None) -> None:
     if info is not None:
         mode = stat.S_IMODE(info.st_mode)
     else:
@@ -201,6 +220,9 @@ def _replace(place: Place, directory: int, data: bytes, info: os.stat_result | N
             if info is not None:
                 _keep_owner(place, handle.fileno(), info)
             os.fchmod(handle.fileno(), mode)
+        if expected is not None and not _unchanged(place, directory, expected, info):
+            raise InputError("file changed while it was being rewritten: left as it is now (run again)",
+                             Location(os.path.join(place.directory, place.name)))
         os.replace(temporary, place.name, src_dir_fd=directory, dst_dir_fd=directory)
     except BaseException:
         with contextlib.suppress(OSError):

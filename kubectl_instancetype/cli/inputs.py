@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..catalog.remote import is_url, parse_source
+from ..catalog.remote import is_url, parse_source, redact
 from ..errors import InputError, InternalLimitError, Location
 from ..inputs import STDIN, STDIN_NAME, Source, Text
 from ..yamlio import DEFAULT_LIMITS
@@ -36,13 +36,25 @@ def expand_paths(paths: tuple[str, ...], recursive: bool, follow_symlinks: bool 
     skip = {os.path.realpath(path) for path in outside}
     for path in paths:
         if is_url(path):
-            yield Source(path, path.partition("#")[0], path)
+            yield Source(path, redact(path.partition("#")[0]), path)
         elif path == STDIN:
             yield Source(STDIN, STDIN_NAME, STDIN)
         elif os.path.isdir(path):
             yield from _directory(Path(path), recursive, follow_symlinks, skip)
         elif not _within(os.path.realpath(path), skip):  # pre-commit may name files of the output tree
-            yield Source(path, path, path)
+            yield Source(path, shown(path), path)
+
+
+def shown(path: str) -> str:
+    """A file name as messages and reports show it: bytes that are not UTF-8 (``os.fsdecode``'s surrogates)
+    written as ``\\xff``, so JSON, markdown and JUnit reports stay valid UTF-8 and the name stays readable."""
+    if path.isascii():
+        return path
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return path
 
 
 def _within(path: str, directories: set[str]) -> bool:
@@ -78,7 +90,7 @@ def _directory(root: Path, recursive: bool, follow_symlinks: bool, skip: set[str
             if str(target) in listed or (not follow_symlinks and not target.is_relative_to(inside)):
                 continue
         if file.is_file():
-            yield Source(str(file), str(file), str(root))
+            yield Source(str(file), shown(str(file)), str(root))
     yield from unreadable
 
 

@@ -51,12 +51,25 @@ class CatalogOptions:
 def assumed_release_text() -> str:
     """The release assumed without --kubevirt-version, and the catalog that comes with it (for --help)."""
     from ..api.releases import DEFAULT, known_versions
+    from ..catalog.builtin.bundles import catalog_version
 
     return (f"Default: the KubeVirt CR's status.observedKubeVirtVersion, else {DEFAULT.name} (the newest release; "
-            f"built-in catalog common-instancetypes {DEFAULT.catalog_version}). Known: {known_versions()}.")
+            f"built-in catalog common-instancetypes {catalog_version(DEFAULT)}). Known: {known_versions()}.")
 
 
-class KubeVirtVersionOption(click.Option):
+class VersionOption(click.Option):
+    """An option naming a KubeVirt release, whose shell completion offers every release and release line."""
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        from ..api.releases import RELEASES
+
+        lines = dict.fromkeys(f"{r.line[0]}.{r.line[1]}" for r in RELEASES if r.name != "main")
+        return [CompletionItem(name) for name in (*lines, *(r.name for r in RELEASES)) if name.startswith(incomplete)]
+
+
+class KubeVirtVersionOption(VersionOption):
     """``--kubevirt-version``, whose help names the default release and its catalog when it is shown."""
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:

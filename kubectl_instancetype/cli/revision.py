@@ -58,7 +58,8 @@ def revision(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
             continue
         namespace = (item.document.data.get("metadata") or {}).get("namespace") or inputs.namespace
         try:
-            out.extend(stored_revisions(item.document.data, namespace, loaded.catalog, policy))
+            out.extend(stored_revisions(item.document.data, namespace, loaded.catalog, policy,
+                                        loaded.config.release))
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))

@@ -189,7 +189,8 @@ def _write(change: FileChange, place: files.Place, problems: list[ToolError]) ->
     if change.after is None:  # never planned for writing
         return False
     try:
-        files.write(place, change.after)
+        # in place it is a read-modify-write: the file must still hold what it was read as
+        files.write(place, change.after, change.before if place.confined_to is None else None)
     except InputError as exc:
         problems.append(exc)
         return False
@@ -207,8 +208,18 @@ def apply(
     that cannot be rewritten or written) are appended; the caller reports them before the notes, so that
     a summary is the last line.
     """
+    from ..yamlio import roundtrip
+    from .progress import Progress
+
     verdict_only = options.check and not options.diff
-    return settle(plan_changes(pairs, items, present, problems, options.output_dir, verdict_only), options, problems)
+    progress = Progress()
+    roundtrip.AFTER_DOCUMENT.append(progress.document)
+    try:
+        return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
+                                   verdict_only), options, problems)
+    finally:
+        roundtrip.AFTER_DOCUMENT.remove(progress.document)
+        progress.done()
 
 
 def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOptions,

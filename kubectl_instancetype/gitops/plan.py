@@ -20,7 +20,7 @@ from ..yamlio.load import Document, load_stream
 from ..yamlio.roundtrip import rewrite
 from ..yamlio.values import same
 from . import jsonfile
-from .stored import stored_form
+from .stored import stored_form, with_pruned
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,17 @@ def _rebuilt(data: Any, items: Iterator[Item], where: Location) -> Any:
     if is_list(data):
         return {k: ([_rebuilt(x, items, where) for x in v or []] if k == "items" else v) for k, v in data.items()}
     item = next(items, None)
-    if item is None or not same(item.document.data, data):
+    if item is None or not same(item.document.as_read, data):
         raise InputError("file changed while it was being rendered", where)
     if not item.is_vm or item.rendered is None:
         return data
-    return stored_form(data, item.rendered)
+    return _stored(item)
+
+
+def _stored(item: Item) -> Any:
+    """What ``--write`` stores for a rendered VM: its expansion, with what validation pruned kept."""
+    read = item.document.as_read
+    return with_pruned(read, item.document.data, stored_form(read, item.rendered))
 
 
 def new_documents(text: str, source: str, items: Iterable[Item], docs: list[Document] | None = None
@@ -91,7 +97,7 @@ def would_change(items: Iterable[Item]) -> bool:
     """
     return any(
         item.is_vm and item.rendered is not None
-        and not same(item.document.data, stored_form(item.document.data, item.rendered))
+        and not same(item.document.as_read, _stored(item))
         for item in items
     )
 

@@ -100,7 +100,9 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     read = _read(sources, request.limits, reader, found)
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
-    found.validate = replace(found.validate, release=config.release.name)
+    # v1.5 still serves instancetype.kubevirt.io v1alpha1/v1alpha2 (as --accept-removed-versions takes them)
+    accept_removed = request.accept_removed or config.release.serves_instancetype_v1alpha
+    found.validate = replace(found.validate, release=config.release.name, accept_removed=accept_removed)
     documents = _checked(list(given), request.judge, found)
     documents += _checked(read, request.judge, found)
     catalogs = list(reader.sources(request.catalogs, True, False))
@@ -113,7 +115,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
                       tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), provenance)
-    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, request.accept_removed)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, accept_removed, config.release)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)

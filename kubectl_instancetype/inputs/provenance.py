@@ -46,7 +46,7 @@ def provenance_of(doc: Document) -> Provenance:
     path = next((annotations[a] for a in PATH_ANNOTATIONS if isinstance(annotations.get(a), str)), None)
     line = next((str(annotations[a]) for a in LINE_ANNOTATIONS if a in annotations), "")
     index = next((str(annotations[a]) for a in INDEX_ANNOTATIONS if a in annotations), "0")
-    if line.isdigit():
+    if line.isascii() and line.isdigit() and len(line) <= 18:  # "²" is a digit to str.isdigit, not to int()
         return Provenance(start.path, start.line, path or None, int(line))
     return Provenance(start.path, start.line, path or None, 1 if index in ("", "0") else None)
 

@@ -28,7 +28,7 @@ from ..api.origin import NO_TRACE, Trace, named
 from ..catalog.find import find_object
 from ..expand.defaults import ARCHITECTURE, machine_type_origin
 from ..vmi import pcitopology
-from . import expand, vm_controller
+from . import expand, vm_controller, vm_mutating_webhook
 from .lookup import TEMPLATE, Context
 from .vm_mutating_webhook import PCI_TOPOLOGY
 
@@ -65,6 +65,11 @@ def webhook(vm: Spec, ctx: Context) -> Spec:
     if not isinstance(domain.get("resources"), dict):
         domain["resources"] = {}
         trace.set(("domain", "resources"), RESOURCES)
+    if not tspec.get("architecture") and ctx.config.release.architecture_from_datasource_label:
+        arch = vm_mutating_webhook.datasource_architecture(vm, ctx)
+        if arch:
+            tspec["architecture"] = arch
+            trace.set(("architecture",), vm_mutating_webhook.DATASOURCE_ARCHITECTURE)
     if not tspec.get("architecture"):
         tspec["architecture"] = ctx.config.default_architecture
         trace.set(("architecture",), ARCHITECTURE)

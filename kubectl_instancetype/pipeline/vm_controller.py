@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import child
+from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..catalog.revision import revisions
 from ..errors import KubeVirtError
@@ -90,10 +91,11 @@ def stores_revisions(policy: str) -> bool:
     return policy not in (EXPAND, EXPAND_ALL)
 
 
-def stored_revisions(vm: Spec, namespace: str, catalog: Lookup, policy: str = "reference") -> list[Spec]:
+def stored_revisions(vm: Spec, namespace: str, catalog: Lookup, policy: str = "reference",
+                     release: Release = DEFAULT) -> list[Spec]:
     """The ControllerRevisions ``Store`` writes for ``vm`` as created: its matchers as the mutating webhook
     left them, ``inferFromVolume`` resolved (pkg/instancetype/revision/store.go); none under a policy that
     expands instead."""
     if not stores_revisions(policy):
         return []
-    return revisions(mutate_matchers(vm, namespace, catalog), namespace, catalog)
+    return revisions(mutate_matchers(vm, namespace, catalog, release), namespace, catalog)

@@ -102,6 +102,34 @@ def preferred_defaults(vm: Spec, ctx: Context) -> Spec:
     return vm
 
 
+ARCH_LABEL = "template.kubevirt.io/architecture"
+DATASOURCE_ARCHITECTURE = named(f"the {ARCH_LABEL} label of a DataSource a dataVolumeTemplate clones")
+
+
+def datasource_architecture(vm: Spec, ctx: Context) -> str:
+    """``setDefaultArchitectureFromDataSource`` (pkg/defaults/defaults.go, from v1.6.4 and v1.7.0): the
+    architecture label of the first DataSource a dataVolumeTemplate's ``sourceRef`` names (one level of
+    ``spec.source.dataSource`` followed) that carries a known one; DataSources that cannot be found, or whose
+    label names another architecture, are skipped (KubeVirt only logs them)."""
+    vm_namespace = str((vm.get("metadata") or {}).get("namespace") or ctx.namespace)
+    for template in (vm.get("spec") or {}).get("dataVolumeTemplates") or []:
+        ref = ((template or {}).get("spec") or {}).get("sourceRef") or {}
+        if str(ref.get("kind") or "").lower() != "datasource":
+            continue
+        ds = ctx.catalog.get("DataSource", str(ref.get("namespace") or vm_namespace), str(ref.get("name") or ""))
+        if ds is None:
+            continue
+        pointed = ((ds.get("spec") or {}).get("source") or {}).get("dataSource")
+        if pointed is not None:  # Go reads its namespace as given: none is no namespace
+            ds = ctx.catalog.get("DataSource", str(pointed.get("namespace") or ""), str(pointed.get("name") or ""))
+            if ds is None:
+                continue
+        arch = ((ds.get("metadata") or {}).get("labels") or {}).get(ARCH_LABEL)
+        if arch in ("amd64", "arm64", "s390x"):
+            return str(arch)
+    return ""
+
+
 def create_defaults(vm: Spec, ctx: Context) -> Spec:
     """The rest of the complete webhook on create, after :func:`preferred_defaults`.
 
@@ -118,6 +146,11 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         return vm  # the validating webhook rejects a VM without template
     trace = ctx.trace(TEMPLATE)
     tspec = child(template, "spec")
+    if not tspec.get("architecture") and ctx.config.release.architecture_from_datasource_label:
+        arch = datasource_architecture(vm, ctx)
+        if arch:
+            tspec["architecture"] = arch
+            trace.set(("architecture",), DATASOURCE_ARCHITECTURE)
     if not tspec.get("architecture"):
         tspec["architecture"] = ctx.config.default_architecture
         trace.set(("architecture",), ARCHITECTURE)

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..api.releases import MAIN as _MAIN
+from ..api.releases import RELEASES as _RELEASE_TABLE
+
 NO_DEFAULT = object()
 
 _LIMITS = ("min", "max", "xmin", "xmax", "minL", "maxL", "minI", "maxI", "minP", "maxP", "mo", "u")
@@ -149,15 +152,9 @@ def _read(name: str) -> Any:
 
 #: The KubeVirt releases whose tables the package ships, oldest first: every release tag from v1.5.0 (the
 #: ``*-releases.json`` tables, deltas against main's) and ``main`` (kubevirt/kubevirt d923fdb8).
-RELEASES: tuple[str, ...] = (
-    *(f"v1.5.{patch}" for patch in range(4)),
-    *(f"v1.6.{patch}" for patch in range(7)),
-    *(f"v1.7.{patch}" for patch in range(5)),
-    *(f"v1.8.{patch}" for patch in range(5)),
-    "v1.9.0",
-    "main",
-)
-MAIN = "main"
+#: The names come from the one table of releases (:mod:`..api.releases`).
+RELEASES: tuple[str, ...] = tuple(release.name for release in _RELEASE_TABLE)
+MAIN = _MAIN
 
 
 def _known(release: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 from ..api.golang import clone_json
 from ..errors import InputError, Location, ToolError
 from ..gitops.plan import rewritten
+from ..gitops.stored import with_pruned
 from ..yamlio import Document, load_stream
 from .run import Outcome
 from .tree import Path, get
@@ -47,7 +48,8 @@ def _by_file(documents: Iterable[Document], found: Iterable[Outcome],
         vm = outcome.suggestion.vm if outcome.suggestion else None
         if vm is not None and outcome.rewritten(accept_approximate):
             doc = outcome.document
-            changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = vm
+            # what validation pruned (unknown fields, nulls) stays in the file
+            changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = with_pruned(doc.as_read, doc.data, vm)
     seen: set[str] = set()
     for doc in documents:
         if doc.source not in seen:

@@ -50,7 +50,7 @@ def set_arch_defaults(spec: Spec, cfg: ClusterConfig, trace: Trace = NO_TRACE) -
         if trace.on:
             trace.set(("domain", "cpu", "model"), _cpu_model_origin(arch, cfg))
     if arch == "arm64":
-        _uefi_boot(domain, trace)
+        _uefi_boot(domain, trace, cfg.release.arm64_efi_secure_boot_off)
     _watchdog_action(domain, _WATCHDOG.get(arch, "i6300esb"), trace)
 
 
@@ -62,16 +62,17 @@ def _cpu_model_origin(arch: str, cfg: ClusterConfig) -> Origin:
     return named("VMI default CPU model")
 
 
-def _uefi_boot(domain: Spec, trace: Trace) -> None:
-    """UEFI without Secure Boot when no boot loader is chosen; an EFI boot loader that does not say gets
-    ``secureBoot: false`` too (pkg/defaults/arm64.go ``setDefaultArm64Bootloader``). A BIOS one stays."""
+def _uefi_boot(domain: Spec, trace: Trace, efi_secure_boot_off: bool = True) -> None:
+    """UEFI without Secure Boot when no boot loader is chosen; from v1.8.3 and v1.9.0 an EFI boot loader that
+    does not say gets ``secureBoot: false`` too (pkg/defaults/arm64.go ``setDefaultArm64Bootloader``). A BIOS
+    one stays."""
     firmware = child(domain, "firmware")
     if firmware.get("bootloader") is None:
         firmware["bootloader"] = {"efi": {"secureBoot": False}}
         trace.set(("domain", "firmware", "bootloader"), named("VMI default boot loader (arm64: UEFI)"))
         return
     efi = firmware["bootloader"].get("efi")
-    if isinstance(efi, dict) and efi.get("secureBoot") is None:
+    if efi_secure_boot_off and isinstance(efi, dict) and efi.get("secureBoot") is None:
         efi["secureBoot"] = False
         trace.set(("domain", "firmware", "bootloader", "efi", "secureBoot"),
                   named("VMI default Secure Boot (arm64: off)"))

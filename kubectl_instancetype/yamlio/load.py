@@ -65,6 +65,14 @@ class Document:
     positions: Positions | None = field(repr=False, default=None)
     bom: bool = False  # the stream started with a byte order mark (``text`` is without it)
     warnings: tuple[str, ...] = ()  # e.g. duplicate keys: kubectl keeps the last value, we say so
+    #: the data as the text reads, when ``data`` is what validation kept of it (unknown fields and nulls
+    #: pruned): a rewrite pairs the text with this, and keeps what was pruned
+    original: Any = field(repr=False, default=None)
+
+    @property
+    def as_read(self) -> Any:
+        """The data as read from the text (before validation pruned anything)."""
+        return self.data if self.original is None else self.original
 
     @property
     def stream_text(self) -> str:
@@ -130,19 +138,31 @@ def resolve_plain(value: str) -> Any:
     return _SPECIAL_FLOAT.get(value, value)
 
 
-def _parse_int(value: str) -> int:
+_UINT64_MAX = 2**64 - 1
+_MAX_DIGITS = {2: 64, 8: 22, 10: 20, 16: 16}  # the most digits a uint64 has in each base
+
+
+def _parse_int(value: str) -> int | float | str:
+    """An integer as go-yaml v2 reads it (resolve.go): an int64 or uint64 when it is one, else a float64
+    when ``strconv.ParseFloat`` reads it (decimal, finite), else the text as a string. Digits are counted
+    before converting, so no text is long enough to hit Python's int conversion limit."""
     text = value.replace("_", "")
     sign = -1 if text.startswith("-") else 1
     digits = text.lstrip("+-")
-    if digits.startswith("0b"):
-        return sign * int(digits[2:], 2)
-    if digits.startswith("0x"):
-        return sign * int(digits[2:], 16)
-    if digits.startswith("0o"):
-        return sign * int(digits[2:], 8)
-    if len(digits) > 1 and digits.startswith("0"):
-        return sign * int(digits, 8)
-    return sign * int(digits)
+    base = 10
+    if digits.startswith(("0b", "0x", "0o")):
+        base, digits = {"b": 2, "x": 16, "o": 8}[digits[1]], digits[2:]
+    elif len(digits) > 1 and digits.startswith("0"):
+        base = 8
+    significant = digits.lstrip("0")
+    if len(significant) <= _MAX_DIGITS[base]:
+        whole = sign * int(digits or "0", base)
+        if -(2**63) <= whole <= _UINT64_MAX:
+            return whole
+    if base != 10:
+        return value  # ParseFloat reads no hex without an exponent, no octal, no binary: a string
+    number = float(text)
+    return number if math.isfinite(number) else value
 
 
 def _tagged(tag: str, value: str, where: Location) -> Any:
@@ -166,21 +186,40 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
 
 
 def events(text: str) -> Iterator[Any]:
-    """libyaml's events for ``text`` (ruamel's, for a text libyaml refused only for a colon, see below)."""
+    """libyaml's events for ``text``, read as go-yaml reads it (a colon inside a word, see below)."""
     if _CParser is None:
         raise InputError(NO_LIBYAML)
     parser = _parser(text)
+    count = 0
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            count += 1
+            yield event
+    except Exception as exc:
+        if not _refused(exc, text):
+            raise
+    else:
+        return
+    parser = _parser(text)  # read again with its word colons stood in for; the events given so far are the same
+    for _ in range(count):
+        parser.get_event()
     while parser.check_event():
         yield parser.get_event()
 
 
 # The libyaml that ruamel.yaml.clib bundles refuses a colon inside a plain scalar in a flow collection
 # (``{image: quay.io/x:41}``: "found unexpected ':'"), a check go-yaml v2, which kubectl reads manifests
-# with, does not have (scannerc.go, yaml_parser_scan_plain_scalar): kubectl reads "quay.io/x:41". Such a
-# stream, and only such a stream, is read with ruamel's own parser, which reads these scalars as go-yaml
-# does; the texts are remembered (by hash) so that every later reader of the same text (positions,
-# duplicate keys, --write) takes the same parser.
-_FLOW_COLON_TEXTS: set[int] = set()
+# with, does not have (scannerc.go, yaml_parser_scan_plain_scalar: a ':' ends a plain scalar only before
+# a blank): kubectl reads "quay.io/x:41". There is one reader for every command, libyaml, and such a text is
+# read by it too: every colon inside a word (after a character that is not a blank, a quote or a flow
+# indicator, before one that is not a blank) is replaced by a character the text does not hold, which
+# libyaml reads as part of the scalar, and put back in every value, tag and anchor. A colon before a
+# non-blank is no indicator in block context for either parser, so this reads the text exactly as go-yaml
+# does, positions included (one character for one), and nothing else about the reading changes (tabs,
+# escapes, directives are libyaml's rules as for every other text). Clean texts pay nothing.
+_WORD_COLON = re.compile(r"(?<=[^\s\"'\]}\[{,]):(?=[^\s])")
+_FLOW_COLON_TEXTS: dict[int, str] = {}  # texts refused for a flow colon (by hash) -> their stand-in char
 
 
 def _refused_flow_colon(exc: Exception) -> bool:
@@ -188,20 +227,96 @@ def _refused_flow_colon(exc: Exception) -> bool:
             and getattr(exc, "context", None) == "while scanning a plain scalar")
 
 
-def _parser(text: str, lenient: bool = False) -> Any:
-    """libyaml's parser for ``text``, or ruamel's when ``lenient`` or for a text libyaml refused for a flow colon."""
-    if not lenient and hash(text) not in _FLOW_COLON_TEXTS:
-        return _CParser(text)
-    from ruamel.yaml import YAML
+def _stand_in(text: str) -> str:
+    """A private-use character ``text`` does not hold."""
+    for code in range(0xE000, 0xF900):
+        char = chr(code)
+        if char not in text:
+            return char
+    raise InputError("cannot read this text: it holds every private-use character")  # pragma: no cover
 
-    return YAML(typ="safe", pure=True).get_constructor_parser(text)[1]
+
+def _refused(exc: Exception, text: str) -> bool:
+    """Whether libyaml refused ``text`` for a word colon it was not yet given a stand-in for (now it is:
+    read it again)."""
+    key = hash(text)
+    if not _refused_flow_colon(exc) or key in _FLOW_COLON_TEXTS:
+        return False
+    if len(_FLOW_COLON_TEXTS) > 4096:
+        _FLOW_COLON_TEXTS.clear()
+    _FLOW_COLON_TEXTS[key] = _stand_in(text)
+    return True
+
+
+class _ReadAgain(Exception):
+    """The text was refused for a word colon and has a stand-in now."""
+
+
+class _Restoring:
+    """A libyaml parser over a text whose word colons were replaced, giving events and tokens back with
+    their colons."""
+
+    def __init__(self, text: str, char: str) -> None:
+        self._parser = _CParser(_WORD_COLON.sub(char, text))
+        self._char = char
+
+    def check_event(self) -> bool:
+        return bool(self._parser.check_event())
+
+    def get_event(self) -> Any:
+        event = self._parser.get_event()
+        char = self._char
+        value = getattr(event, "value", None)
+        if value.__class__ is str and char in value:
+            event.value = value.replace(char, ":")
+        tag = getattr(event, "tag", None)
+        if tag.__class__ is str and char in tag:
+            event.tag = tag.replace(char, ":")
+        anchor = getattr(event, "anchor", None)
+        if anchor.__class__ is str and char in anchor:
+            event.anchor = anchor.replace(char, ":")
+        tags = getattr(event, "tags", None)
+        if tags:
+            event.tags = {k.replace(char, ":"): v.replace(char, ":") for k, v in tags.items()}
+        return event
+
+    def check_token(self) -> bool:
+        return bool(self._parser.check_token())
+
+    def get_token(self) -> Any:
+        return self._parser.get_token()
+
+
+def _parser(text: str) -> Any:
+    """libyaml's parser for ``text``, reading its word colons as go-yaml does (see above)."""
+    key = hash(text)
+    char = _FLOW_COLON_TEXTS.get(key)
+    if char is None:
+        return _CParser(text)
+    if char in text:  # another text of the same hash chose it: choose again (reading a stand-in is harmless)
+        char = _FLOW_COLON_TEXTS[key] = _stand_in(text)
+    return _Restoring(text, char)
 
 
 def tokens(text: str) -> Iterator[Any]:
     """libyaml's scanner tokens for ``text``; each has start and end marks."""
     if _CParser is None:
         raise InputError(NO_LIBYAML)
-    parser = _CParser(text)
+    parser = _parser(text)
+    count = 0
+    try:
+        while parser.check_token():
+            token = parser.get_token()
+            count += 1
+            yield token
+    except Exception as exc:
+        if not _refused(exc, text):
+            raise
+    else:
+        return
+    parser = _parser(text)
+    for _ in range(count):
+        parser.get_token()
     while parser.check_token():
         yield parser.get_token()
 
@@ -210,9 +325,19 @@ def _mark(mark: Any, source: str) -> Location:
     return Location(source, mark.line + 1, mark.column + 1)
 
 
-def _syntax_error(exc: Exception, source: str) -> InputError:
+def _syntax_error(exc: Exception, source: str, text: str | None = None) -> InputError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[-1]
+    position = getattr(exc, "position", None)
+    if mark is None and isinstance(position, int) and hasattr(exc, "character"):  # libyaml's reader
+        char, reason = exc.character, getattr(exc, "reason", "")
+        code = f"#x{char:04x}" if isinstance(char, int) else repr(char)
+        message = f"YAML syntax error: unacceptable character {code}: {reason}"
+        if text is None:
+            return InputError(message, Location(source))
+        line = text.count("\n", 0, position) + 1
+        return InputError(message, Location(source, line, position - text.rfind("\n", 0, position)))
+    lines = [line for line in str(exc).strip().splitlines() if not line.lstrip().startswith("in \"<")]
+    problem = getattr(exc, "problem", None) or (lines[-1] if lines else type(exc).__name__)
     context = getattr(exc, "context", None)
     message = f"YAML syntax error: {context}, {problem}" if context else f"YAML syntax error: {problem}"
     if mark is None:
@@ -240,11 +365,8 @@ class _Builder:
             raise InputError(NO_LIBYAML, Location(self.source))
         try:
             return self._documents()
-        except Exception as exc:
-            if not _refused_flow_colon(exc) or hash(self.text) in _FLOW_COLON_TEXTS:
-                raise
-        _FLOW_COLON_TEXTS.add(hash(self.text))
-        return self._documents()
+        except _ReadAgain:
+            return self._documents()  # with its word colons stood in for
 
     def _documents(self) -> list[Document]:
         out: list[Document] = []
@@ -284,10 +406,10 @@ class _Builder:
             raise InputError(message, Location(self.source)) from None
         except RecursionError:
             raise InternalLimitError("document nested too deeply", Location(self.source)) from None
-        except Exception as exc:  # the parsers raise their own MarkedYAMLError family
-            if _refused_flow_colon(exc) and hash(self.text) not in _FLOW_COLON_TEXTS:
-                raise  # documents() reads the text again with the parser kubectl agrees with
-            raise _syntax_error(exc, self.source) from None
+        except Exception as exc:  # the parser raises its own MarkedYAMLError family
+            if _refused(exc, self.text):
+                raise _ReadAgain from None
+            raise _syntax_error(exc, self.source, self.text) from None
         return out
 
     def each(self, parser: Any) -> Iterator[Any]:
@@ -452,10 +574,9 @@ def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Iter
     bom = text.startswith("\ufeff")
     builder = _Builder(text[1:] if bom else text, source, limits, bom)
     yielded = 0
-    for lenient in (False, True):  # libyaml, then (for a flow colon alone) the parser kubectl agrees with
+    for _ in range(2):  # a second time only for a text refused for a word colon (see _Restoring)
         try:
-            parser = _parser(builder.text, lenient)
-            for index, data in enumerate(builder.each(parser)):
+            for index, data in enumerate(builder.each(_parser(builder.text))):
                 if index >= yielded:
                     yielded += 1
                     if data is not None:
@@ -466,8 +587,8 @@ def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Iter
         except RecursionError:
             raise InternalLimitError("document nested too deeply", Location(source)) from None
         except Exception as exc:
-            if lenient or not _refused_flow_colon(exc):
-                raise _syntax_error(exc, source) from None
+            if not _refused(exc, builder.text):
+                raise _syntax_error(exc, source, builder.text) from None
 
 
 def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:

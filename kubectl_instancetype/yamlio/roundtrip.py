@@ -11,8 +11,12 @@ file is refused rather than written wrong.
 
 from __future__ import annotations
 
+import atexit
 import io
-from collections.abc import Mapping
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Mapping
 from itertools import zip_longest
 from typing import Any
 
@@ -29,6 +33,23 @@ from .splice import splice
 from .split import Body, Layout, split
 from .style import Style, detect
 from .values import same
+
+#: how many changed documents each path rewrote in this process (``bench/run.py`` prints them, through
+#: ``KUBECTL_INSTANCETYPE_WRITE_PATHS``)
+WRITE_PATHS: Counter[str] = Counter()
+
+
+def _said_paths() -> None:
+    if WRITE_PATHS:
+        sys.stderr.write(f"write paths: {WRITE_PATHS['splice']} spliced, {WRITE_PATHS['editor']} through the editor\n")
+
+
+if os.environ.get("KUBECTL_INSTANCETYPE_WRITE_PATHS"):
+    atexit.register(_said_paths)
+
+
+#: called after each document a rewrite copies or rewrites (the progress of a long ``--write``)
+AFTER_DOCUMENT: list[Callable[[], None]] = []
 
 
 class RewriteError(InputError):
@@ -70,18 +91,29 @@ def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
     return merged if merged != edited and _loads_as(merged, new, "<merge>") else edited
 
 
-def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str) -> str:
+def _directives(gap: str) -> str:
+    """The directives (``%TAG``, ``%YAML``) of the gap before a document, ended by ``---``: what the body is
+    read under."""
+    lines = [line for line in gap.replace("\r\n", "\n").splitlines(keepends=True) if line.startswith("%")]
+    return "".join(lines) + "---\n" if lines else ""
+
+
+def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap: str = "",
+                  verify: bool = True) -> str:
     """The new text of one changed document body, in the body's own line-end conventions."""
     lf = text.replace("\r\n", "\n")
     newline = "\r\n" if "\r\n" in text else "\n"
     # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
     # end of its own does not say which one the file uses.
-    spliced = splice(lf, body.data, new) if "\n" in lf else None
+    spliced = splice(lf, body.data, new, _directives(gap), verify) if "\n" in lf else None
+    if spliced is not None:
+        WRITE_PATHS["splice"] += 1
     # Both paths keep one promise: a spliced body that would lose a comment goes to the editor, which keeps
     # it or refuses below.
     if spliced is not None and lost(lf, spliced) is None:
         out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
         return out.replace("\n", newline) if newline != "\n" else out
+    WRITE_PATHS["editor"] += 1
     style = detect(lf, whole)
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
@@ -120,12 +152,26 @@ def rewrite(text: str, new_docs: Mapping[int, Any], source: str, docs: list[Docu
     missing = sorted(set(new_docs) - {body.index for body in layout.bodies})
     if missing:
         raise RewriteError("file changed while it was being rendered", Location(source))
+    # Spliced documents are checked once, with the whole stream; only when that check fails is each
+    # spliced document checked on its own (and given to the editor when its splice does not read back).
+    try:
+        return _rewritten(text, layout, new_docs, source, verify=False)
+    except RewriteError:
+        return _rewritten(text, layout, new_docs, source, verify=True)
+
+
+def _rewritten(text: str, layout: Layout, new_docs: Mapping[int, Any], source: str, verify: bool) -> str:
     out: list[str] = []
+    gap = ""
     for body, piece in layout.pieces():
         if body is None or body.index not in new_docs or same(body.data, new_docs[body.index]):
             out.append(piece)
+            gap = piece if body is None else ""
         else:
-            out.append(_rewrite_body(body, piece, new_docs[body.index], text, source))
+            out.append(_rewrite_body(body, piece, new_docs[body.index], text, source, gap, verify))
+        if body is not None and verify is False:
+            for said in AFTER_DOCUMENT:
+                said()
     result = "".join(out)
     if result != text:
         _check_whole(result, layout, new_docs, source)

@@ -8,20 +8,28 @@ style) and only the changed spans are replaced, with text emitted in kubectl's l
 promises is kept: new keys come after the existing ones in the order of the new data; the comments of a
 removed key stay where the key was, at its column.
 
+:func:`An empty flow collection that the expansion fills (``devices: {}``) becomes a block collection, in the
+document's own sequence indentation (indented or not under its key); a flow collection with content that
+changes stays flow, through the editor. Directives (``%TAG``) are read with the body; tags are kept on
+nodes that do not change (a standard ``!!map``/``!!seq`` tag on a collection never matters).
+
 :func:`splice` declines (returns None) wherever it could not keep a promise the way the editor does —
-anchors, aliases, tags, merge keys, flow collections that change, changed multi-line or quoted scalars,
-reordered or removed list items, indentation other than kubectl's — and the caller falls back to the
-editor. Its output is loaded back and must read as the new data exactly, or it declines too.
+anchors, aliases, changed tagged nodes, merge keys, flow collections with content that change, changed
+multi-line or quoted scalars, reordered or removed list items, mapping indentation other than two spaces
+— and the caller falls back to the editor. Its output is loaded back and must read as the new data
+exactly, or it declines too.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from .emit import dump_yaml
 from .load import events, load_stream
-from .values import same
+from .values import reads_as_string, same
 
 
 class Decline(Exception):
@@ -31,7 +39,7 @@ class Decline(Exception):
 class _Node:
     """A node of the old text: its span ``[start, end)``, key column, block or flow, and its children."""
 
-    __slots__ = ("col", "end", "entries", "flow", "items", "plain", "start")
+    __slots__ = ("col", "end", "entries", "flow", "items", "plain", "start", "tagged")
 
     def __init__(self, start: int, col: int, flow: bool, plain: bool) -> None:
         self.start = start
@@ -39,18 +47,25 @@ class _Node:
         self.col = col
         self.flow = flow
         self.plain = plain
+        self.tagged = False  # a tag other than the standard one of its collection kind: kept only unchanged
         self.entries: list[tuple[_Node, _Node]] | None = None  # a mapping's (key, value) pairs
         self.items: list[_Node] | None = None  # a sequence's items
 
 
-def splice(text: str, old: Any, new: Any) -> str | None:
+def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True) -> str | None:
     """``text`` (one document, LF line ends) changed to hold ``new``; None when splicing cannot keep the
-    editor's promises for this change."""
+    editor's promises for this change. ``prelude`` is the directives the document is read under (``%TAG``),
+    with the ``---`` that ends them. Without ``verify`` the output is not loaded back here: the caller
+    checks the whole stream once, and splices again with ``verify`` when that check fails."""
+    if text and not text.endswith("\n"):  # spliced with a final line end, which the caller takes off again
+        return splice(text + "\n", old, new, prelude, verify)
     try:
-        root, layout = _tree(text)
-        edits: list[tuple[int, int, str]] = []
+        root, layout = _tree(prelude + text, len(prelude))
+        edits = _Edits(layout.sequence)
         _value(text, root, old, new, edits)
     except Decline:
+        return None
+    except Exception:  # a body that does not read on its own (what the editor then says, it says)
         return None
     if edits and not layout.fits(edits):
         return None
@@ -59,8 +74,10 @@ def splice(text: str, old: Any, new: Any) -> str | None:
     for _, (start, end, replacement) in sorted(enumerate(edits), key=lambda e: (e[1][0], e[1][1], e[0]),
                                                reverse=True):
         out = out[:start] + replacement + out[end:]
+    if not verify:
+        return out
     try:
-        docs = load_stream(out, "<splice>")
+        docs = load_stream(prelude + out, "<splice>")
     except Exception:
         return None
     return out if len(docs) == 1 and same(docs[0].data, new) else None
@@ -70,41 +87,58 @@ class _Layout:
     """How the document indents nested collections and quotes strings, as far as its nodes show it."""
 
     def __init__(self) -> None:
-        self.kubectl = True  # two-space mappings, indentless sequences (what the fragments are written in)
+        self.kubectl = True  # two-space mappings (what the fragments are written in)
+        self.sequence_steps: set[int] = set()  # how far block sequences are indented under their key
         self.single_quotes = 0
         self.double_quotes = 0
+
+    @property
+    def sequence(self) -> int:
+        """How far the fragments indent a sequence under its key: the document's own way (0 or 2), or
+        kubectl's (0) when it has none."""
+        return next(iter(self.sequence_steps), 0)
 
     def nested(self, key: _Node, value: _Node) -> None:
         if not value.flow and (value.entries or value.items):
             step = value.col - key.col
-            if step != (2 if value.entries is not None else 0):
+            if value.entries is not None:
+                self.kubectl = self.kubectl and step == 2
+            elif step in (0, 2):
+                self.sequence_steps.add(step)
+            else:
                 self.kubectl = False
 
-    def fits(self, edits: list[tuple[int, int, str]]) -> bool:
-        """Whether text written in kubectl's layout and double quotes looks like this document's own."""
-        if not self.kubectl:
+    def fits(self, edits: _Edits) -> bool:
+        """Whether text written in this layout and double quotes looks like this document's own."""
+        if not self.kubectl or len(self.sequence_steps) > 1:
             return False
         return self.double_quotes >= self.single_quotes or not any('"' in e[2] for e in edits)
 
 
-def _tree(text: str) -> tuple[_Node, _Layout]:
+def _tree(text: str, offset: int = 0) -> tuple[_Node, _Layout]:
     stream: Iterator[Any] = events(text)
     layout = _Layout()
     for event in stream:
         if type(event).__name__ == "DocumentStartEvent":
-            return _build(next(stream), stream, layout), layout
+            return _build(next(stream), stream, layout, offset), layout
     raise Decline
 
 
-def _build(first: Any, stream: Iterator[Any], layout: _Layout) -> _Node:
+_STANDARD = {"MappingStartEvent": "tag:yaml.org,2002:map", "SequenceStartEvent": "tag:yaml.org,2002:seq"}
+
+
+def _build(first: Any, stream: Iterator[Any], layout: _Layout, offset: int = 0) -> _Node:
     stack: list[_Node] = []
     event = first
     while True:
         kind = type(event).__name__
-        if kind == "AliasEvent" or getattr(event, "anchor", None) or getattr(event, "tag", None):
+        if kind == "AliasEvent" or getattr(event, "anchor", None):
             raise Decline
+        tag = getattr(event, "tag", None)
+        tagged = bool(tag) and tag != "!" and tag != _STANDARD.get(kind)
         if kind in ("MappingStartEvent", "SequenceStartEvent"):
-            node = _Node(event.start_mark.index, event.start_mark.column, bool(event.flow_style), False)
+            node = _Node(event.start_mark.index - offset, event.start_mark.column, bool(event.flow_style), False)
+            node.tagged = tagged
             if kind == "MappingStartEvent":
                 node.entries = []
             else:
@@ -115,10 +149,12 @@ def _build(first: Any, stream: Iterator[Any], layout: _Layout) -> _Node:
         if kind in ("MappingEndEvent", "SequenceEndEvent"):
             node = stack.pop()
             children = [v for _, v in node.entries] if node.entries is not None else node.items or []
-            node.end = event.end_mark.index if node.flow or not children else children[-1].end
+            node.end = event.end_mark.index - offset if node.flow or not children else children[-1].end
         else:
-            node = _Node(event.start_mark.index, event.start_mark.column, False, not event.style)
-            node.end = event.end_mark.index
+            node = _Node(event.start_mark.index - offset, event.start_mark.column, False,
+                         not event.style and not tag)
+            node.tagged = tagged
+            node.end = event.end_mark.index - offset
             if event.style == "'":
                 layout.single_quotes += 1
             elif event.style == '"':
@@ -142,10 +178,26 @@ def _build(first: Any, stream: Iterator[Any], layout: _Layout) -> _Node:
 _PENDING = _Node(0, 0, False, False)
 
 
-def _value(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, int, str]]) -> None:
+class _Edits(list[tuple[int, int, str]]):
+    """The replacements ``(start, end, text)`` of one splice, and how far its fragments indent a sequence
+    under its key (the document's way)."""
+
+    def __init__(self, sequence: int) -> None:
+        super().__init__()
+        self.sequence = sequence
+
+
+def _value(text: str, node: _Node, old: Any, new: Any, edits: _Edits,
+           key: _Node | None = None, item: bool = False) -> None:
+    """Splice the change of ``node`` (the value of block mapping ``key``, or an ``item`` of a block
+    sequence, or neither: the root) from ``old`` to ``new``."""
     if old == new and same(old, new):  # == first: it runs in C, and same() is only stricter
         return
-    if isinstance(old, dict) and isinstance(new, dict) and node.entries is not None and new:
+    if node.tagged:
+        raise Decline  # a changed node whose tag says how to read it: the editor keeps or refuses it
+    if node.flow and (node.entries is not None or node.items is not None):
+        _flow(text, node, old, new, edits, key, item)
+    elif isinstance(old, dict) and isinstance(new, dict) and node.entries is not None and new:
         _mapping(text, node, old, new, edits)
     elif isinstance(old, list) and isinstance(new, list) and node.items is not None and new:
         _sequence(text, node, old, new, edits)
@@ -156,7 +208,7 @@ def _value(text: str, node: _Node, old: Any, new: Any, edits: list[tuple[int, in
 
 
 def _mapping(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
-             edits: list[tuple[int, int, str]]) -> None:
+             edits: _Edits) -> None:
     assert node.entries is not None
     if node.flow or len(node.entries) != len(old):
         raise Decline
@@ -168,22 +220,88 @@ def _mapping(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
             rescued = "".join(" " * node.col + c + "\n" for c in _comments(text, start, end, key, value))
             edits.append((start, end, rescued))
         else:
-            _value(text, value, old[name], new[name], edits)
+            _value(text, value, old[name], new[name], edits, key=key)
     added = {name: new[name] for name in new if name not in old}
     if added:
         at = _line_end(text, node.entries[-1][1])
-        edits.append((at, at, _newline(text, at) + _fragment(added, node.col)))
+        edits.append((at, at, _newline(text, at) + _fragment(added, node.col, edits.sequence)))
 
 
-def _sequence(text: str, node: _Node, old: list[Any], new: list[Any], edits: list[tuple[int, int, str]]) -> None:
+def _sequence(text: str, node: _Node, old: list[Any], new: list[Any], edits: _Edits) -> None:
     assert node.items is not None
     if node.flow or len(new) < len(old) or not _continues(old, new):
         raise Decline
     for item, before, after in zip(node.items, old, new, strict=False):
-        _value(text, item, before, after, edits)
+        _value(text, item, before, after, edits, item=True)
     if len(new) > len(old):
         at = _line_end(text, node.items[-1])
-        edits.append((at, at, _newline(text, at) + _fragment(new[len(old) :], node.col)))
+        edits.append((at, at, _newline(text, at) + _fragment(new[len(old) :], node.col, edits.sequence)))
+
+
+def _flow(text: str, node: _Node, old: Any, new: Any, edits: _Edits, key: _Node | None,
+          item: bool) -> None:
+    """An empty flow collection the expansion fills (``devices: {}``, the style of KubeVirt's docs and of
+    ``virtctl create vm``) becomes a block collection in the document's layout, written where it was: an
+    empty collection has no style of its own to keep. A flow collection with content keeps its flow style:
+    the editor writes it (its scalars keep their quotes)."""
+    span = text[node.start : node.end]
+    line_end = text.find("\n", node.end)
+    rest = text[node.end : len(text) if line_end < 0 else line_end]
+    if node.entries and isinstance(old, dict) and isinstance(new, dict) and "\n" not in span:
+        _flow_added(text, node, old, new, edits)
+        return
+    if node.entries or node.items or "\n" in span or "#" in span or rest.strip(" "):
+        raise Decline
+    if not isinstance(new, (dict, list)) or not new:
+        edits.append((node.start, node.end, _inline(new)))
+        return
+    if key is not None:  # "key: {...}" -> "key:" and the block below it
+        start = node.start
+        while start > 0 and text[start - 1] == " ":
+            start -= 1
+        if text[start - 1 : start] != ":":
+            raise Decline
+        col = key.col + (2 if isinstance(new, dict) else edits.sequence)
+        block = _fragment(new, col, edits.sequence)
+        edits.append((start, node.end, "\n" + block[:-1]))
+    elif item and isinstance(new, dict):  # "- {...}" -> "- key: ..." and the keys below it
+        block = _fragment(new, node.col, edits.sequence)
+        edits.append((node.start, node.end, block[node.col : -1]))
+    else:
+        raise Decline
+
+
+def _flow_added(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
+                edits: _Edits) -> None:
+    """Keys added to a one-line flow mapping whose entries stay (``{image: quay.io/x:41}`` that the
+    expansion gives an ``imagePullPolicy``): written before its ``}``, in flow style, as the editor would."""
+    assert node.entries is not None
+    if len(node.entries) != len(old) or any(name not in new or not same(old[name], new[name]) for name in old):
+        raise Decline
+    close = node.end - 1
+    if text[close] != "}":
+        raise Decline
+    before = close
+    while text[before - 1] == " ":
+        before -= 1
+    added = "".join(f", {_key(name)} {_flow_scalar(new[name])}" for name in new if name not in old)
+    edits.append((before, before, added))
+
+
+_PLAIN_IN_FLOW = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]*\Z")
+
+
+def _flow_scalar(value: Any) -> str:
+    """A scalar (or empty collection) as it can be written inside a flow collection."""
+    if isinstance(value, (dict, list)):
+        if value:
+            raise Decline  # nested content: the editor writes it
+        return "{}" if isinstance(value, dict) else "[]"
+    if isinstance(value, str):
+        if _PLAIN_IN_FLOW.match(value) and reads_as_string(value):
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    return _inline(value)
 
 
 def _continues(old: list[Any], new: list[Any]) -> bool:
@@ -195,7 +313,7 @@ def _continues(old: list[Any], new: list[Any]) -> bool:
     return True
 
 
-def _scalar(text: str, node: _Node, new: Any, edits: list[tuple[int, int, str]]) -> None:
+def _scalar(text: str, node: _Node, new: Any, edits: _Edits) -> None:
     """A changed one-line plain scalar, written plain again when it can be."""
     written = dump_yaml(new)
     if not node.plain or node.flow or written.count("\n") != 1 or written[0] in "'\"|>":
@@ -208,37 +326,37 @@ def _scalar(text: str, node: _Node, new: Any, edits: list[tuple[int, int, str]])
     edits.append((node.start, node.end, written[:-1]))
 
 
-def _fragment(data: dict[str, Any] | list[Any], col: int) -> str:
+def _fragment(data: dict[str, Any] | list[Any], col: int, sequence: int) -> str:
     """``data`` as block YAML whose first column is ``col``, keys in the order of the data."""
     lines: list[str] = []
-    _emit(data, col, lines, "")
+    _emit(data, col, lines, "", sequence)
     return "".join(lines)
 
 
-def _emit(data: Any, col: int, lines: list[str], lead: str) -> None:
+def _emit(data: Any, col: int, lines: list[str], lead: str, sequence: int) -> None:
     pad = " " * col
     if isinstance(data, dict):
         for i, (name, value) in enumerate(data.items()):
             head = (lead if i == 0 and lead else pad) + _key(name)
-            _emit_value(value, col, lines, head)
+            _emit_value(value, col, lines, head, sequence)
     else:
         for i, item in enumerate(data):
             head = (lead if i == 0 and lead else pad) + "- "
             if isinstance(item, dict) and item:
-                _emit(item, col + 2, lines, head)
+                _emit(item, col + 2, lines, head, sequence)
             elif isinstance(item, list) and item:
                 raise Decline  # nested sequences: kubectl's layout is not the editor's there
             else:
                 lines.append(head + _inline(item) + "\n")
 
 
-def _emit_value(value: Any, col: int, lines: list[str], head: str) -> None:
+def _emit_value(value: Any, col: int, lines: list[str], head: str, sequence: int) -> None:
     if isinstance(value, dict) and value:
         lines.append(head + "\n")
-        _emit(value, col + 2, lines, "")
+        _emit(value, col + 2, lines, "", sequence)
     elif isinstance(value, list) and value:
         lines.append(head + "\n")
-        _emit(value, col, lines, "")
+        _emit(value, col + sequence, lines, "", sequence)
     else:
         lines.append(head + " " + _inline(value) + "\n")
 

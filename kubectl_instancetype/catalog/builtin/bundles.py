@@ -205,3 +205,8 @@ def bundle(version: str) -> Bundle:
     if version not in _deltas():
         raise KeyError(f"no built-in common-instancetypes catalog {version!r}; known: {', '.join(VERSIONS)}")
     return _released(version)
+
+
+def catalog_version(release: Any) -> str:
+    """The common-instancetypes bundle ``release`` (a :class:`...api.releases.Release`) deploys with virt-operator."""
+    return BUNDLE_OF_RELEASE[str(release)]

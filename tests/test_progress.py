@@ -1,0 +1,54 @@
+"""Progress of long ``--write`` runs (issue 25): silent when short, a line per interval in a log, a live
+counter on a terminal, nothing with ``KUBECTL_INSTANCETYPE_PROGRESS=0``."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from kubectl_instancetype.cli.progress import Progress
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _run(stream: io.StringIO, seconds: list[float]) -> Progress:
+    clock = [0.0]
+    progress = Progress(stream, interval=5.0, clock=lambda: clock[0])
+    for t in seconds:
+        clock[0] = t
+        progress.rendered += 1
+        progress.tick()
+    return progress
+
+
+def test_a_short_run_says_nothing() -> None:
+    log = io.StringIO()
+    _run(log, [0.5, 1, 4.9]).done()
+    assert log.getvalue() == ""
+
+
+def test_a_log_gets_one_line_per_interval() -> None:
+    log = io.StringIO()
+    _run(log, [1, 5.0, 6, 9.9, 10.0, 10.1]).done()
+    assert log.getvalue() == ("kubectl-instancetype: 2 VMs rendered, 0 documents rewritten (5 s)\n"
+                              "kubectl-instancetype: 5 VMs rendered, 0 documents rewritten (10 s)\n")
+
+
+def test_a_terminal_gets_a_live_counter_cleared_at_the_end() -> None:
+    tty = _Terminal()
+    progress = _run(tty, [5.0, 5.1, 5.3])
+    progress.document()
+    progress.done()
+    assert tty.getvalue() == ("\rkubectl-instancetype: 1 VMs rendered, 0 documents rewritten (5 s)\x1b[K"
+                              "\rkubectl-instancetype: 3 VMs rendered, 0 documents rewritten (5 s)\x1b[K\r\x1b[K")
+
+
+def test_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KUBECTL_INSTANCETYPE_PROGRESS", "0")
+    log = io.StringIO()
+    _run(log, [5, 10, 15])
+    assert log.getvalue() == ""
