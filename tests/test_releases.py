@@ -317,7 +317,7 @@ def test_the_launch_security_deprecation_warning_comes_with_v1_9_0() -> None:
 def test_v1_5_still_serves_the_v1alpha_instancetypes() -> None:
     served = run("--kubevirt-version", "1.5", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
     assert (served[1], served[2]) == (
-        "warning: v1alpha2.yaml:2:1: instancetype.kubevirt.io/v1alpha2 VirtualMachineClusterInstancetypes is now "
+        "v1alpha2.yaml:2:1: warning: instancetype.kubevirt.io/v1alpha2 VirtualMachineClusterInstancetypes is now "
         "deprecated and will be removed in v1.\n", 0)
     assert "          guest: 2Gi\n" in served[0]
     refused = run("--kubevirt-version", "1.6", "--no-builtin-catalog", "render", "-f", "v1alpha2.yaml")
