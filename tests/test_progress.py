@@ -52,3 +52,31 @@ def test_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     log = io.StringIO()
     _run(log, [5, 10, 15])
     assert log.getvalue() == ""
+
+
+def test_quiet_says_nothing() -> None:
+    log = io.StringIO()
+    clock = [0.0]
+    progress = Progress(log, interval=5.0, clock=lambda: clock[0], quiet=True)
+    for t in (5, 10, 15):
+        clock[0] = t
+        progress.document()
+    progress.done()
+    assert log.getvalue() == ""
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_write_says_progress_unless_quiet(tmp_path, monkeypatch: pytest.MonkeyPatch, quiet: bool) -> None:
+    from click.testing import CliRunner
+
+    from kubectl_instancetype.cli import main_group, progress
+
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)  # every tick says a line
+    monkeypatch.delenv("KUBECTL_INSTANCETYPE_PROGRESS", raising=False)
+    vm = tmp_path / "vm.yaml"
+    vm.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: a\nspec:\n"
+                  "  instancetype:\n    name: u1.medium\n  template:\n    spec:\n      domain:\n        devices: {}\n")
+    result = CliRunner().invoke(main_group, ["render", "--check", "-f", str(vm), *(["-q"] if quiet else [])])
+    assert result.exit_code == 1, result.output
+    said = [line for line in result.stderr.splitlines() if "VMs rendered" in line]
+    assert (said == []) is quiet

@@ -2,7 +2,7 @@
 
 Nothing is said while a run is short. Once it has run for :data:`INTERVAL` seconds, a terminal gets a live
 counter (one line, rewritten in place at most four times a second, cleared at the end); anything else (a
-CI log) gets one line per interval. ``KUBECTL_INSTANCETYPE_PROGRESS=0`` turns it off.
+CI log) gets one line per interval. ``-q/--quiet`` or ``KUBECTL_INSTANCETYPE_PROGRESS=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -22,18 +22,18 @@ T = TypeVar("T")
 class Progress:
     """Counts what a run has done (VMs rendered, documents rewritten) and says it now and then."""
 
-    def __init__(self, stream: TextIO | None = None, interval: float = INTERVAL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, stream: TextIO | None = None, interval: float | None = None,
+                 clock: Callable[[], float] = time.monotonic, quiet: bool = False) -> None:
         self.stream: TextIO = stream if stream is not None else sys.stderr
         self.clock = clock
-        self.interval = interval
+        self.interval = INTERVAL if interval is None else interval
         self.start = clock()
         self.said = self.start
         self.rendered = 0
         self.rewritten = 0
         self.live = self.stream.isatty()
         self.shown = False
-        self.enabled = os.environ.get("KUBECTL_INSTANCETYPE_PROGRESS", "1") not in ("0", "false", "no")
+        self.enabled = not quiet and os.environ.get("KUBECTL_INSTANCETYPE_PROGRESS", "1") not in ("0", "false", "no")
 
     def counting(self, items: Iterable[T]) -> Iterator[T]:
         """``items``, each counted as rendered."""

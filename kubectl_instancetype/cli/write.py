@@ -209,10 +209,11 @@ def apply(
     a summary is the last line.
     """
     from ..yamlio import roundtrip
+    from .common import report_settings
     from .progress import Progress
 
     verdict_only = options.check and not options.diff
-    progress = Progress()
+    progress = Progress(quiet=bool(report_settings().get("quiet")))
     roundtrip.AFTER_DOCUMENT.append(progress.document)
     try:
         return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
