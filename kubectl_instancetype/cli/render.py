@@ -16,6 +16,7 @@ from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
+from .jobs import Done, how_many, jobs_option
 from .options import (
     CatalogOptions,
     InputOptions,
@@ -66,9 +67,10 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @click.option("--repo-catalog", is_flag=True, help="Also read the instancetypes, preferences, ControllerRevisions "
               "and storage objects of every file git tracks in this repository (pre-commit passes only the "
               "changed files).")
+@jobs_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
            explain: bool, stored: bool, pin: bool, pin_firmware: bool, writing: WriteOptions,
-           junit_xml: str | None, repo_catalog: bool = False) -> None:
+           junit_xml: str | None, repo_catalog: bool = False, jobs: int = 1) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
     Every input document is printed in order; each VirtualMachine is replaced by its expansion (with
@@ -112,10 +114,18 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
     provenance = loaded.provenance
+    processes = how_many(jobs, len(documents)) if output != "patch" and pairs is None else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
     changed, notes = False, list[str]()
-    if output == "patch":
+    if processes > 1:
+        from .jobs import render_parallel
+        from .output import item_text, print_texts
+
+        done = render_parallel(list(documents), catalog, options, renderer, inputs.namespace,
+                               item_text(output, single, explain), processes)
+        print_texts((seen.record(one) for one in done), output, single)
+    elif output == "patch":
         from .patches import print_patches
 
         seen.problems.extend(print_patches(list(items), inputs.namespace))
@@ -149,6 +159,15 @@ class Seen:
                 label = vm_label(item.document.data, self.namespace)
                 self.checked.append(Checked(label, item.document.source, item.problem))
             yield item
+
+    def record(self, done: Done) -> str | None:
+        """What ``--jobs`` sends back for one document, seen as :meth:`watch` sees an item; its text."""
+        self.warnings.extend(done.warnings)
+        if done.problem is not None:
+            self.problems.append(done.problem)
+        if done.label is not None:
+            self.checked.append(Checked(done.label, done.source, done.problem))
+        return done.text
 
     def result(self, notices: tuple[Notice, ...], changed: bool) -> RunResult:
         return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked))
