@@ -56,5 +56,5 @@ def test_default_is_one_process_for_small_inputs(monkeypatch: pytest.MonkeyPatch
 
 def test_tasks_are_runs_of_whole_files() -> None:
     docs = [Document({}, source, 0, 1, 1) for source in "aaabbcddddde"]
-    assert jobs.tasks(docs, 2) == [(0, 3), (3, 5), (5, 6), (6, 11), (11, 12)]
+    assert jobs.tasks(docs, 2) == [(0, 3), (3, 5), (5, 11), (11, 12)]
     assert jobs.tasks([], 2) == []
