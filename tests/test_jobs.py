@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kubectl_instancetype import parallel
 from kubectl_instancetype.cli import jobs, main_group
 from kubectl_instancetype.yamlio import Document
 
@@ -39,6 +40,7 @@ def _run(args: list[str]) -> tuple[int, str, str]:
 @pytest.mark.parametrize("extra", [[], ["-o", "json"], ["--explain"], ["--summary", "--vmi"]])
 def test_jobs_change_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch, extra: list[str]) -> None:
     monkeypatch.setattr(jobs, "TASK_DOCS", 3)  # many tasks, so that the order of their results matters
+    monkeypatch.setattr(parallel, "TASK_ITEMS", 3)
     args = ["render", "-R", "-f", str(tree), *extra]
     one = _run([*args, "--jobs", "1"])
     assert one[0] == 3 and "error:" in one[2] and "warning:" in one[2] and "note:" in one[2]
@@ -48,10 +50,10 @@ def test_jobs_change_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch, extra:
 
 
 def test_default_is_one_process_for_small_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jobs, "cores", lambda: 2)
-    assert jobs.how_many(0, jobs.DEFAULT_FROM - 1) == 1
-    assert jobs.how_many(0, jobs.DEFAULT_FROM) == 2
-    assert jobs.how_many(3, 1) == 3
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    assert parallel.how_many(0, parallel.DEFAULT_FROM - 1) == 1
+    assert parallel.how_many(0, parallel.DEFAULT_FROM) == 2
+    assert parallel.how_many(3, 1) == 3
 
 
 def test_tasks_are_runs_of_whole_files() -> None:

@@ -6,13 +6,13 @@ is printed and reported: the output text, the problem, the warnings and the VM's
 object. The results come back in input order, so the output, the report and the exit status are byte for
 byte those of ``--jobs 1``.
 
-By default a run uses every core when it has at least :data:`DEFAULT_FROM` documents to render (below that,
-starting the processes costs more than it saves), else one.
+By default a run uses every core when it has at least ``DEFAULT_FROM`` documents (below that, starting the
+processes costs more than it saves), else one. Checking the documents (kubectl's and the API server's
+validation) is spread the same way (:mod:`..inputs.gather`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,32 +20,18 @@ from typing import Any
 import click
 
 from ..errors import Notice, ToolError
+from ..parallel import DEFAULT_FROM, TASK_ITEMS, how_many, ordered_map, spans
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..yamlio import Document
 
-DEFAULT_FROM = 1000  # documents from which the default is every core
-TASK_DOCS = 100  # documents per task, in whole files: few enough round trips, small enough to balance
+TASK_DOCS = TASK_ITEMS
 
 
 def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "-j", "--jobs", type=click.IntRange(min=0), default=0, show_default="0: every core for large inputs",
-        help="Render in this many processes (results in input order, the output identical). 0: as many as "
-             f"there are cores when there are {DEFAULT_FROM} documents or more, else 1.")(function)
-
-
-def cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def how_many(jobs: int, documents: int) -> int:
-    """The processes to use for ``documents`` when ``--jobs`` said ``jobs``."""
-    if jobs:
-        return jobs
-    return cores() if documents >= DEFAULT_FROM else 1
+        help="Check and render in this many processes (results in input order, the output identical). 0: as "
+             f"many as there are cores when there are {DEFAULT_FROM} documents or more, else 1.")(function)
 
 
 @dataclass(frozen=True)
@@ -60,15 +46,9 @@ class Done:
     source: str
 
 
-def tasks(documents: Sequence[Document], size: int = TASK_DOCS) -> list[tuple[int, int]]:
-    """``documents`` cut into (start, stop) runs of whole files of about ``size`` documents each."""
-    out: list[tuple[int, int]] = []
-    start = 0
-    for i in range(1, len(documents) + 1):
-        if i == len(documents) or (i - start >= size and documents[i].source != documents[i - 1].source):
-            out.append((start, i))
-            start = i
-    return out
+def tasks(documents: Sequence[Document], size: int | None = None) -> list[tuple[int, int]]:
+    """``documents`` cut into (start, stop) runs of whole files of about ``size`` (:data:`TASK_DOCS`) each."""
+    return spans([doc.source for doc in documents], TASK_DOCS if size is None else size)
 
 
 # What the forked workers render: set in this process before the fork, inherited (never pickled).
@@ -90,14 +70,9 @@ def _render_task(span: tuple[int, int]) -> list[Done]:
 def render_parallel(documents: Sequence[Document], catalog: Any, options: Options, renderer: VMRenderer | None,
                     namespace: str, text: Callable[[Item], str], jobs: int) -> Iterator[Done]:
     """Each document rendered in ``jobs`` forked processes, in input order; ``text`` makes its printed text."""
-    import multiprocessing
-
     _WORK.update(documents=documents, catalog=catalog, options=options, renderer=renderer, namespace=namespace,
                  text=text)
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs) as pool:
-            for done in pool.imap(_render_task, tasks(documents)):
-                yield from done
+        yield from ordered_map(_render_task, tasks(documents), jobs)
     finally:
         _WORK.clear()

@@ -226,18 +226,18 @@ def catalog_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def request(inputs: InputOptions, catalogs: CatalogOptions) -> Request:
-    """The inputs layer's request for these options."""
+def request(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Request:
+    """The inputs layer's request for these options (``jobs``: the processes that check the documents)."""
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
                    accept_removed=catalogs.accept_removed, validate=inputs.validate,
-                   kubevirt_version=catalogs.kubevirt_version)
+                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs)
 
 
-def load(inputs: InputOptions, catalogs: CatalogOptions) -> Inputs:
-    """Everything a command needs, read from the files these options name."""
+def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Inputs:
+    """Everything a command needs, read from the files these options name (checked in ``jobs`` processes)."""
     reader = FileReader(inputs.outside) if inputs.outside else FILES
-    loaded = gather(request(inputs, catalogs), reader, builtin=builtin_catalog(catalogs.builtin))
+    loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
     ctx = click.get_current_context(silent=True)
     if ctx is not None:  # for --summary: the -f files read, VMs or not (catalogs aside)
         ctx.meta[FILES_READ] = len({d.source for d in loaded.documents}

@@ -106,7 +106,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         from .validate import with_repo_catalog
 
         catalogs = with_repo_catalog(inputs, catalogs, True)
-    loaded = load(inputs, catalogs)
+    loaded = load(inputs, catalogs, jobs)
     options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
     seen = Seen(list(loaded.problems), inputs.namespace)
     renderer = vm_renderer(vmi, stored, pin, pin_firmware)

@@ -8,8 +8,9 @@ problems are values in the returned :class:`Inputs`, never raised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
@@ -54,6 +55,7 @@ class Request:
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
+    jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     accept_removed = request.accept_removed or config.release.serves_instancetype_v1alpha
     found.validate = replace(found.validate, release=config.release.name, accept_removed=accept_removed)
     documents = _checked(list(given), request.judge, found)
-    documents += _checked(read, request.judge, found)
+    documents += _checked(read, request.judge, found, request.jobs)
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
@@ -191,7 +193,7 @@ def _in_json_string(text: str, index: int) -> bool:
     return quotes % 2 == 1
 
 
-def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Document]:
+def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1) -> list[Document]:
     """The objects among ``docs`` (``kind: List`` flattened) that can be processed.
 
     Documents that are no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; or
@@ -206,6 +208,7 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
         return out
     kept = {id(doc) for doc in flat}  # a List's own warnings (repeated keys) are not on its items
     found.notices.extend(located(w) for doc in docs if id(doc) not in kept for w in doc.warnings)
+    checks = _checked_elsewhere(flat, judge, found.validate, jobs)
     for doc in flat:
         skipped = _skipped(doc)
         if skipped:
@@ -217,13 +220,62 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found) -> list[Docume
             continue
         problems: list[ToolError] = []
         warnings: list[str] = []
-        use = check_document(doc, found.validate, problems, warnings)
+        if checks is None:
+            use = check_document(doc, found.validate, problems, warnings)
+        else:
+            use = _as_checked(doc, next(checks), problems, warnings)
         found.notices.extend(located(w) for w in warnings)
         for problem in problems:
             found.fail(problem, doc)
         if use is not None:
             out.append(use)
     return out
+
+
+# A document's check as a worker sends it back: how it is used (None: refused; True: as read; else the data
+# validation kept of it), its problems and its warnings.
+_Check = tuple[Any, list[ToolError], list[str]]
+_CHECKING: list[tuple[list[Document], ValidateOptions]] = []  # the documents a forked worker checks
+
+
+def _checked_elsewhere(flat: list[Document], judge: str, validate: ValidateOptions,
+                       jobs: int) -> Iterator[_Check] | None:
+    """The checks of the documents of ``flat`` that are to be checked, in order, made in ``jobs`` forked
+    processes; None when one process does them (the caller checks as it goes)."""
+    from ..parallel import TASK_ITEMS, how_many, ordered_map, spans
+
+    if judge == JUDGE_NONE:
+        return None
+    todo = [doc for doc in flat if not _skipped(doc) and (judge != JUDGE_USED or _used(doc))]
+    processes = how_many(jobs, len(todo))
+    if processes <= 1:
+        return None
+    _CHECKING.append((todo, validate))
+    try:  # the checks are made before the caller's loop starts: the workers inherit ``todo`` as it is now
+        return iter(list(ordered_map(_check_span, spans([d.source for d in todo], TASK_ITEMS), processes)))
+    finally:
+        _CHECKING.pop()
+
+
+def _check_span(span: tuple[int, int]) -> list[_Check]:
+    todo, validate = _CHECKING[-1]
+    out: list[_Check] = []
+    for doc in todo[span[0]:span[1]]:
+        problems: list[ToolError] = []
+        warnings: list[str] = []
+        use = check_document(doc, validate, problems, warnings)
+        out.append((None if use is None else True if use is doc else use.data, problems, warnings))
+    return out
+
+
+def _as_checked(doc: Document, check: _Check, problems: list[ToolError], warnings: list[str]) -> Document | None:
+    """What :func:`check_document` answers for ``doc``, from its check made elsewhere."""
+    use, found, said = check
+    problems.extend(found)
+    warnings.extend(said)
+    if use is None or use is True:
+        return None if use is None else doc
+    return replace(doc, data=use, warnings=(), original=doc.as_read)  # as check_document makes it
 
 
 def _skipped(doc: Document) -> str:
