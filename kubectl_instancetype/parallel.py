@@ -57,10 +57,14 @@ def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int
         for span in work:
             yield from task(span)
         return
+    import gc
+
     _TASK.append(task)
+    gc.freeze()  # the workers' collector leaves what they inherit alone: no copy of its pages for that
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
             for results in pool.imap(_run, work):
                 yield from results
     finally:
+        gc.unfreeze()
         _TASK.pop()

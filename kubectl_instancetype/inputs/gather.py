@@ -99,7 +99,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
     listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
     sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
-    read = _read(sources, request.limits, reader, found)
+    read = _read(sources, request.limits, reader, found, request.jobs)
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
     # v1.5 still serves instancetype.kubevirt.io v1alpha1/v1alpha2 (as --accept-removed-versions takes them)
@@ -125,23 +125,60 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
                   tuple(found.blamed), tuple(found.files), provenance)
 
 
-def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found) -> list[Document]:
-    """Every document of every source; problems and warnings are collected."""
+def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found, jobs: int = 1) -> list[Document]:
+    """Every document of every source; problems and warnings are collected (read in ``jobs`` processes)."""
     docs: list[Document] = []
+    elsewhere = _read_elsewhere(sources, limits, reader, jobs)
     for source in sources:
         found.files.append(source.display)
-        content = ""
-        try:
-            text = reader.read(source, limits.max_bytes)
-            content = text.text
-            refuse_json_trailing_comma(text.text, source.display)
-            docs.extend(load_stream(text.text, source.display, limits))
-        except InputError as exc:
-            found.fail(with_template_hint(exc, content))
+        read, warning = _read_one(source, limits, reader) if elsewhere is None else next(elsewhere)
+        if isinstance(read, InputError):
+            found.fail(read)
             continue
-        if text.warning:
-            found.notices.append(Notice(text.warning))
+        docs.extend(read)
+        if warning:
+            found.notices.append(Notice(warning))
     return docs
+
+
+_Read = tuple[list[Document] | InputError, str | None]
+_READING: list[tuple[list[Source], Limits, Reader]] = []  # the sources a forked worker reads
+FILES_FROM = 100  # files from which the default (``--jobs 0``) reads them in every core
+
+
+def _read_one(source: Source, limits: Limits, reader: Reader) -> _Read:
+    """The documents of ``source`` (or why it cannot be read), and the warning its reading gave."""
+    content = ""
+    try:
+        text = reader.read(source, limits.max_bytes)
+        content = text.text
+        refuse_json_trailing_comma(text.text, source.display)
+        return list(load_stream(text.text, source.display, limits)), text.warning
+    except InputError as exc:
+        return with_template_hint(exc, content), None
+
+
+def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs: int) -> Iterator[_Read] | None:
+    """Each source read in ``jobs`` forked processes, in order; None when one process reads them (standard
+    input and URLs are read here, so that one process does)."""
+    from ..parallel import DEFAULT_FROM, how_many, ordered_map, spans
+
+    if jobs == 1 or any(s.path == "-" or "://" in s.path for s in sources):
+        return None
+    processes = how_many(jobs, len(sources) * DEFAULT_FROM // FILES_FROM)
+    if processes <= 1:
+        return None
+    _READING.append((sources, limits, reader))
+    try:
+        return iter(list(ordered_map(_read_span, spans([s.display for s in sources], FILES_FROM // 10),
+                                     processes)))
+    finally:
+        _READING.pop()
+
+
+def _read_span(span: tuple[int, int]) -> list[_Read]:
+    sources, limits, reader = _READING[-1]
+    return [_read_one(source, limits, reader) for source in sources[span[0]:span[1]]]
 
 
 TEMPLATE_HINT = (" (this looks like a template, not a manifest: render it first, e.g. `helm template NAME CHART | "
