@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from ..errors import Notice, ToolError
-from ..parallel import DEFAULT_FROM, TASK_ITEMS, how_many, ordered_map, spans
+from ..parallel import DEFAULT_FROM, TASK_ITEMS, ordered_map, spans
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..yamlio import Document
 
