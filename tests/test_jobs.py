@@ -60,3 +60,26 @@ def test_tasks_are_runs_of_whole_files() -> None:
     docs = [Document({}, source, 0, 1, 1) for source in "aaabbcddddde"]
     assert jobs.tasks(docs, 2) == [(0, 3), (3, 5), (5, 11), (11, 12)]
     assert jobs.tasks([], 2) == []
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("mode", [["--check"], ["--diff"], ["--write"], ["--write", "--pin"], ["--output-dir", "out"]])
+def test_jobs_write_the_same(tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: list[str]) -> None:
+    monkeypatch.setattr(jobs, "TASK_DOCS", 3)
+    monkeypatch.setattr(parallel, "TASK_ITEMS", 3)
+    runs = []
+    for n in ("1", "2"):
+        copy = tmp_path / f"jobs-{n}"
+        shutil.copytree(tree, copy / "vms")
+        monkeypatch.chdir(copy)
+        said = _run(["render", "-R", "-f", "vms", *mode, "--jobs", n])
+        runs.append((said, _files(copy)))
+    (status, out, err), written = runs[0]
+    assert status == 3 and "error:" in err and "warning:" in err  # the broken file
+    assert bool(out) is (mode[0] in ("--check", "--diff"))
+    assert (written != {f"vms/{name}": text for name, text in _files(tree).items()}) is (mode[0] != "--check"
+                                                                                       and mode[0] != "--diff")
+    assert runs[1] == runs[0]

@@ -13,6 +13,7 @@ validation) is spread the same way (:mod:`..inputs.gather`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,9 @@ class Done:
     warnings: tuple[Notice, ...]
     label: str | None  # a VM's label (None: no VM)
     source: str
+    # --write/--check/--diff: on the last document of a file, the file's new text (or the InputError making
+    # it met; with ``verdict_only``, whether it would change; None: the file is skipped)
+    planned: Any = None
 
 
 def tasks(documents: Sequence[Document], size: int | None = None) -> list[tuple[int, int]]:
@@ -74,5 +78,56 @@ def render_parallel(documents: Sequence[Document], catalog: Any, options: Option
                  text=text)
     try:
         yield from ordered_map(_render_task, tasks(documents), jobs)
+    finally:
+        _WORK.clear()
+
+
+def _write_task(span: tuple[int, int]) -> list[Done]:
+    """The documents of ``span`` rendered, and the new text of each of their files made as :func:`..write.
+    plan_changes` makes it, so that only text comes back."""
+    from ..errors import EXIT_INPUT, InputError
+    from ..gitops.plan import rendered_text, would_change
+
+    work = _WORK
+    items = list(render_each(work["documents"][span[0]:span[1]], work["catalog"], work["options"],
+                             work["renderer"]))
+    out: list[Done] = []
+    start = 0
+    for i, item in enumerate(items):
+        label = vm_label(item.document.data, work["namespace"]) if item.is_vm else None
+        out.append(Done(None, item.problem, tuple(item.warnings), label, item.document.source))
+        if i + 1 < len(items) and items[i + 1].document.source == item.document.source:
+            continue
+        of_file, start = items[start:i + 1], i + 1
+        if item.document.source in work["broken"] or any(
+                one.problem is not None and one.problem.exit_code == EXIT_INPUT for one in of_file):
+            continue
+        if work["verdict_only"]:
+            planned: Any = would_change(of_file)
+        else:
+            try:
+                planned = rendered_text(of_file[0].document.stream_text, item.document.source, of_file)
+            except InputError as exc:
+                planned = exc
+        out[-1] = dataclasses.replace(out[-1], planned=planned)
+    return out
+
+
+def write_parallel(documents: Sequence[Document], catalog: Any, options: Options, renderer: VMRenderer | None,
+                   namespace: str, problems: list[ToolError], verdict_only: bool, jobs: int,
+                   planned: dict[str, Any]) -> Iterator[Item]:
+    """Each document rendered in ``jobs`` forked processes, in input order, as an item holding the input
+    document and what the report needs (not the rendered object); each file's new text (see
+    :func:`_write_task`) goes into ``planned`` by file before the file's last item is handed out."""
+    from ..errors import EXIT_INPUT
+
+    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    _WORK.update(documents=documents, catalog=catalog, options=options, renderer=renderer, namespace=namespace,
+                 broken=broken, verdict_only=verdict_only)
+    try:
+        for doc, done in zip(documents, ordered_map(_write_task, tasks(documents), jobs), strict=True):
+            if done.planned is not None:
+                planned[done.source] = done.planned
+            yield Item(doc, None, done.label is not None, done.problem, None, done.warnings)
     finally:
         _WORK.clear()

@@ -12,11 +12,12 @@ from typing import Any
 import click
 
 from ..errors import EXIT_OK, Notice, ToolError
+from ..parallel import how_many
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
-from .jobs import Done, how_many, jobs_option
+from .jobs import Done, jobs_option
 from .options import (
     CatalogOptions,
     InputOptions,
@@ -114,11 +115,22 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
     provenance = loaded.provenance
-    processes = how_many(jobs, len(documents)) if output != "patch" and pairs is None else 1
+    processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
     changed, notes = False, list[str]()
-    if processes > 1:
+    if processes > 1 and pairs is not None:
+        from .jobs import write_parallel
+        from .write import apply
+
+        wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
+        planned: dict[str, Any] = {}
+        items = seen.watch(write_parallel(list(documents), catalog, options, renderer, inputs.namespace,
+                                          seen.problems, writing.check and not writing.diff
+                                          and writing.output_dir is None, processes, planned))
+        status, notes = apply(wanted, items, present, writing, seen.problems, planned)
+        changed = status != EXIT_OK
+    elif processes > 1:
         from .jobs import render_parallel
         from .output import item_text, print_texts
 

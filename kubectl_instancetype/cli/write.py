@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -101,14 +101,16 @@ def _by_file(
 
 def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str],
                  problems: list[ToolError], output_dir: str | None = None,
-                 verdict_only: bool = False) -> Iterator[tuple[FileChange, files.Place]]:
+                 verdict_only: bool = False, planned: dict[str, Any] | None = None,
+                 ) -> Iterator[tuple[FileChange, files.Place]]:
     """The new text of every target whose source could be processed, file by file, as items arrive,
     with the place it goes to.
 
     Each source is read once, when it is loaded: its text comes with its documents, so a FIFO is not
     read twice and a file that changes meanwhile cannot be mixed up. Files with input errors (found while
     loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) the new
-    text is not computed, only whether there is one.
+    text is not computed, only whether there is one. ``planned`` holds, by file, the new texts (verdicts)
+    ``--jobs`` workers made as this would (:func:`.jobs.write_parallel`).
     """
     from ..gitops.plan import FileChange, rendered_text, would_change
 
@@ -121,17 +123,28 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
         try:
             place = place_of(target, source, output_dir)
             if verdict_only and output_dir is None:
-                yield FileChange(source.display, target, None, None, would_change(file_items)), place
+                verdict = would_change(file_items) if planned is None or not file_items else planned[source.display]
+                yield FileChange(source.display, target, None, None, verdict), place
                 continue
             text = file_items[0].document.stream_text if file_items else _without_documents(source, output_dir)
             if text is None:
                 continue
-            after = rendered_text(text, source.display, _handed_over(file_items))
+            if planned is None or not file_items:  # (a file without documents: none of a worker's)
+                after = rendered_text(text, source.display, _handed_over(file_items))
+            else:
+                after = _made(planned[source.display])
             before = text if output_dir is None else files.read(place, DEFAULT_LIMITS.max_bytes)
         except InputError as exc:
             problems.append(exc)
             continue
         yield FileChange(source.display, target, before, after), place
+
+
+def _made(planned: str | InputError) -> str:
+    """A new text a ``--jobs`` worker made (the InputError it met raised here, where it is reported)."""
+    if isinstance(planned, InputError):
+        raise planned
+    return planned
 
 
 def _handed_over(items: list[Item]) -> Iterator[Item]:
@@ -199,7 +212,7 @@ def _write(change: FileChange, place: files.Place, problems: list[ToolError]) ->
 
 def apply(
     pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str], options: WriteOptions,
-    problems: list[ToolError],
+    problems: list[ToolError], planned: dict[str, Any] | None = None,
 ) -> tuple[int, list[str]]:
     """Write, list or diff the targets that change, file by file as ``items`` are rendered: the status
     this adds, and the notes for stderr.
@@ -217,7 +230,7 @@ def apply(
     roundtrip.AFTER_DOCUMENT.append(progress.document)
     try:
         return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
-                                   verdict_only), options, problems)
+                                   verdict_only, planned), options, problems)
     finally:
         roundtrip.AFTER_DOCUMENT.remove(progress.document)
         progress.done()
