@@ -83,3 +83,13 @@ def test_jobs_write_the_same(tree: Path, tmp_path: Path, monkeypatch: pytest.Mon
     assert (written != {f"vms/{name}": text for name, text in _files(tree).items()}) is (mode[0] != "--check"
                                                                                        and mode[0] != "--diff")
     assert runs[1] == runs[0]
+
+
+@pytest.mark.parametrize("extra", [[], ["--vmi"], ["--output-format", "json"]])
+def test_jobs_validate_the_same(tree: Path, monkeypatch: pytest.MonkeyPatch, extra: list[str]) -> None:
+    monkeypatch.setattr(jobs, "TASK_DOCS", 3)
+    monkeypatch.setattr(parallel, "TASK_ITEMS", 3)
+    args = ["validate", "-R", "-f", str(tree), *extra]
+    one = _run([*args, "--jobs", "1"])
+    assert one[0] == 3 and "error:" in (one[1] + one[2])
+    assert _run([*args, "--jobs", "2"]) == one

@@ -8,8 +8,10 @@ import dataclasses
 
 import click
 
-from ..render import Options, render_each
+from ..parallel import how_many
+from ..render import Item, Options, render_each
 from . import exit_codes_help
+from .jobs import jobs_option, render_parallel
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
 from .render import Seen, vm_renderer
 from .report import finish
@@ -39,8 +41,9 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
 @repo_catalog_option
 @click.option("--vmi", is_flag=True, help="Also check the VirtualMachineInstance each VM starts (the VMI webhooks).")
 @junit_option
+@jobs_option
 def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
-             vmi: bool, junit_xml: str | None) -> None:
+             vmi: bool, junit_xml: str | None, jobs: int = 1) -> None:
     """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
 
     The problems go to standard error and decide the exit status; a --output-format other than text is
@@ -60,9 +63,19 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)
-    loaded = load(inputs, catalogs)
+    loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)
-    for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
-        pass
+    processes = how_many(jobs, len(loaded.documents))
+    if processes > 1:
+        for done in render_parallel(loaded.documents, loaded.catalog, options, vm_renderer(vmi), inputs.namespace,
+                                    _no_text, processes):
+            seen.record(done)
+    else:
+        for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
+            pass
     finish(seen.result(loaded.notices, False), junit=junit_xml, suite="kubectl-instancetype validate")
+
+
+def _no_text(_item: Item) -> str:
+    return ""  # validate prints no documents
