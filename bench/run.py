@@ -5,6 +5,7 @@
     python bench/run.py --sizes 1,1000 --exe .venv/bin/kubectl-instancetype
     python bench/run.py --only-styles --styles flow-devices,indented --style-vms 200 \
         --exe .venv/bin/kubectl-instancetype
+    python bench/run.py --only-perf --exe .venv/bin/kubectl-instancetype   # issue 25's three rows
 
 The style rows (issue 25) put every editing command (--check, --diff, --write, suggest --write, convert
 --write) on one file of VMs in each YAML style people write (bench/styles.py: devices: {}, indented
@@ -178,6 +179,9 @@ def main() -> int:
                              f"{', '.join(styles.STYLES)}; empty for none")
     parser.add_argument("--style-vms", type=int, default=300, help="VMs per style (one file; JSON: one file each)")
     parser.add_argument("--only-styles", action="store_true", help="print the style rows alone (no install rows)")
+    parser.add_argument("--only-perf", action="store_true",
+                        help="print issue 25's rows alone: the cold start and 1000 clean VMs against their floors, "
+                             "and 10,000 VMs in 1,000 files with --jobs 2 against --jobs 1")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -186,7 +190,10 @@ def main() -> int:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
               f"{platform.system()} {platform.release()}")
         rows, notes = [], []
-        if not args.only_styles:
+        if args.only_perf:
+            rows, notes = targets.perf_rows(exe, python, args.repeat, VM_TEMPLATE, pick, FLOOR)
+            args.styles = ""
+        elif not args.only_styles:
             print("| VMs | command | wall s | peak RSS MiB | × floor |")
             print("| ---: | --- | ---: | ---: | ---: |")
             for size in (int(s) for s in args.sizes.split(",") if s):
