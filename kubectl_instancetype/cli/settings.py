@@ -15,7 +15,6 @@ CD plugin and the KRM function that run them read the same file.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +63,8 @@ def find(start: Path) -> Path | None:
 
 
 def _pyproject(path: Path) -> dict[str, Any]:
+    import tomllib  # here: only a pyproject.toml needs it (a cold start without one does not pay for it)
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
