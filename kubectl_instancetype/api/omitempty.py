@@ -94,10 +94,41 @@ VM_STATUS_PLAIN_FIELDS = ("created", "ready", "printableStatus", "observedGenera
 
 
 def omit_zero_plain_fields(spec: Spec) -> None:
-    """Drop the plain fields of a VMI ``spec`` that hold their Go zero value (in place)."""
-    for path, fields in PLAIN_FIELDS.items():
-        for node in _nodes(spec, path):
-            _omit(node, fields)
+    """Drop the plain fields of a VMI ``spec`` that hold their Go zero value (in place).
+
+    One walk of the spec along the paths of :data:`PLAIN_FIELDS` as a tree (a path's "[]" steps into each item
+    of a list); the values dropped are no containers, so no walk depends on another's drops."""
+    _walk(spec, _PATHS)
+
+
+# PLAIN_FIELDS as a tree: (the field tuples of the node reached, {key or "[]": the tree below it}).
+_Tree = tuple[list[tuple[str, ...]], dict[str, Any]]
+
+
+def _tree(paths: dict[tuple[str, ...], tuple[str, ...]]) -> _Tree:
+    root: _Tree = ([], {})
+    for path, fields in paths.items():
+        node = root
+        for key in path:
+            node = node[1].setdefault(key, ([], {}))
+        node[0].append(fields)
+    return root
+
+
+def _walk(data: Any, tree: _Tree) -> None:
+    if isinstance(data, dict):
+        for fields in tree[0]:
+            _omit(data, fields)
+        for key, below in tree[1].items():
+            if key != "[]":
+                _walk(data.get(key), below)
+    elif isinstance(data, list) and "[]" in tree[1]:
+        below = tree[1]["[]"]
+        for item in data:
+            _walk(item, below)
+
+
+_PATHS = _tree(PLAIN_FIELDS)
 
 
 def omit_zero_status_fields(status: Any) -> None:
@@ -110,13 +141,3 @@ def _omit(node: Spec, fields: tuple[str, ...]) -> None:
     for name in fields:
         if name in node and node[name] in (False, 0, "") and node[name] is not None:
             del node[name]
-
-
-def _nodes(data: Any, path: tuple[str, ...]) -> list[Spec]:
-    nodes = [data]
-    for key in path:
-        if key == "[]":
-            nodes = [item for node in nodes if isinstance(node, list) for item in node]
-        else:
-            nodes = [node.get(key) for node in nodes if isinstance(node, dict)]
-    return [node for node in nodes if isinstance(node, dict)]
