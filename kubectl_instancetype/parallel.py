@@ -58,7 +58,11 @@ def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int
             yield from task(span)
         return
     import gc
+    import sys
 
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered here that a worker's exit could write again
+        if stream is not None:
+            stream.flush()
     _TASK.append(task)
     gc.freeze()  # the workers' collector leaves what they inherit alone: no copy of its pages for that
     try:
