@@ -54,6 +54,8 @@ def test_default_is_one_process_for_small_inputs(monkeypatch: pytest.MonkeyPatch
     assert parallel.how_many(0, parallel.DEFAULT_FROM - 1) == 1
     assert parallel.how_many(0, parallel.DEFAULT_FROM) == 2
     assert parallel.how_many(3, 1) == 3
+    said = _run(["render", "--help"])[1]
+    assert f"when there are {parallel.DEFAULT_FROM} documents or more" in " ".join(said.split())
 
 
 def test_tasks_are_runs_of_whole_files() -> None:

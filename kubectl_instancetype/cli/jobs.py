@@ -18,21 +18,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import click
-
 from ..errors import Notice, ToolError
-from ..parallel import DEFAULT_FROM, TASK_ITEMS, ordered_map, spans
+from ..parallel import TASK_ITEMS, ordered_map, spans
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..yamlio import Document
 
 TASK_DOCS = TASK_ITEMS
-
-
-def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option(
-        "-j", "--jobs", type=click.IntRange(min=0), default=0, show_default="0: every core for large inputs",
-        help="Check and render in this many processes (results in input order, the output identical). 0: as "
-             f"many as there are cores when there are {DEFAULT_FROM} documents or more, else 1.")(function)
 
 
 @dataclass(frozen=True)

@@ -338,3 +338,10 @@ def outside_of(output_dir: str | None) -> tuple[str, ...]:
 
 junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
                             help="Also write a JUnit XML report to FILE: one test case per VirtualMachine.")
+
+
+def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "-j", "--jobs", type=click.IntRange(min=0), default=0, show_default="0: every core for large inputs",
+        help="Check and render in this many processes (results in input order, the output identical). 0: as "
+             "many as there are cores when there are 1000 documents or more, else 1.")(function)

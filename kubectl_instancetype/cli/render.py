@@ -7,7 +7,7 @@ import dataclasses
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,13 +17,13 @@ from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
-from .jobs import Done, jobs_option
 from .options import (
     CatalogOptions,
     InputOptions,
     WriteOptions,
     catalog_options,
     input_options,
+    jobs_option,
     junit_option,
     load,
     outside_of,
@@ -31,6 +31,9 @@ from .options import (
 )
 from .output import print_stream
 from .report import finish
+
+if TYPE_CHECKING:
+    from .jobs import Done
 
 OUTPUT_FORMATS = ("yaml", "json", "patch")
 

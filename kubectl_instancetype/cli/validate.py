@@ -11,8 +11,15 @@ import click
 from ..parallel import how_many
 from ..render import Item, Options, render_each
 from . import exit_codes_help
-from .jobs import jobs_option, render_parallel
-from .options import CatalogOptions, InputOptions, catalog_options, input_options, junit_option, load
+from .options import (
+    CatalogOptions,
+    InputOptions,
+    catalog_options,
+    input_options,
+    jobs_option,
+    junit_option,
+    load,
+)
 from .render import Seen, vm_renderer
 from .report import finish
 
@@ -68,6 +75,8 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     options = Options(namespace=inputs.namespace, config=loaded.config)
     processes = how_many(jobs, len(loaded.documents))
     if processes > 1:
+        from .jobs import render_parallel
+
         for done in render_parallel(loaded.documents, loaded.catalog, options, vm_renderer(vmi), inputs.namespace,
                                     _no_text, processes):
             seen.record(done)
