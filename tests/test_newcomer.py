@@ -94,3 +94,12 @@ def test_version_on_every_command(command: str, tmp_path: Path) -> None:
     top = invoke_cli(["--version"], tmp_path)
     assert top[0].startswith("kubectl-instancetype ") and top[2] == 0
     assert invoke_cli([command, "--version"], tmp_path) == top
+
+
+def test_a_pyproject_that_does_not_parse_is_a_usage_error(tmp_path: Path) -> None:
+    """Found on the way up from the working directory: a one-line error at its line, exit 2, never a crash."""
+    (tmp_path / "pyproject.toml").write_text("[tool.kubectl-instancetype\nfoo = 1\n")
+    stdout, stderr, status = invoke_cli(["render", "-f", "vm.yaml"], tmp_path)
+    assert (status, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == ("Error: pyproject.toml:1:27: error: cannot read the config: Expected ']' at "
+                                       "the end of a table declaration")

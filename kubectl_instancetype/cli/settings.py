@@ -67,7 +67,15 @@ def _pyproject(path: Path) -> dict[str, Any]:
 
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:  # "Expected ... (at line 1, column 27)"
+        import re
+
+        text = str(exc)
+        at = re.search(r" \(at line (\d+), column (\d+)\)$", text)
+        where = f"{os.path.relpath(path)}:{at[1]}:{at[2]}" if at else os.path.relpath(path)
+        message = text[: at.start()] if at else text
+        raise UsageError(f"{where}: error: cannot read the config: {message}") from None
+    except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: cannot read the config: {exc}") from None
 
 
@@ -148,7 +156,10 @@ def apply(ctx: click.Context, _param: click.Parameter, value: str | None) -> str
         value = ctx.meta.get(META)  # ``kubectl instancetype --config PATH render``
     if value == "":
         return value
-    path = Path(value) if value is not None else find(Path.cwd())
+    try:
+        path = Path(value) if value is not None else find(Path.cwd())
+    except UsageError as exc:  # a pyproject.toml on the way up that does not parse
+        raise click.UsageError(exc.message, ctx=ctx) from None
     if path is None:
         return value
     path = Path(os.path.relpath(path)) if path.is_absolute() else path  # named as the user sees it
