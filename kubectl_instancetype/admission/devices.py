@@ -157,7 +157,9 @@ def host_devices_passthrough(field: FieldPath, spec: Spec, cfg: ClusterConfig) -
 
 
 def grace_io_virtualization(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """``validateGraceIOVirtualization`` (:mod:`.grace`)."""
+    """``validateGraceIOVirtualization`` (:mod:`.grace`), from v1.9.0."""
+    if not cfg.release.validates_grace_io_virtualization:
+        return []
     return grace.validate(field, spec, cfg)
 
 
@@ -186,7 +188,12 @@ def vsock(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 def video_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateVideoConfig``: no video settings for a VM without a graphics device."""
     devices = _devices(spec)
-    if devices.get("video") is not None and devices.get("autoattachGraphicsDevice") is False:
+    if devices.get("video") is None:
+        return []
+    if cfg.release.video_config_needs_gate and not gates.is_enabled(cfg, "VideoConfig"):
+        at = _quirk(field, "video", "domain", "devices", "video")
+        return [at.cause("Video configuration is specified but the VideoConfig feature gate is not enabled")]
+    if devices.get("autoattachGraphicsDevice") is False:
         at = _quirk(field, "video", "domain", "devices", "video")
         return [at.cause("Video configuration is not allowed when autoattachGraphicsDevice is set to false")]
     return []
@@ -198,6 +205,8 @@ def panic_devices(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Caus
     if not devices:
         return []
     at = field.child("domain", "devices", "panicDevices")
+    if cfg.release.panic_devices_need_gate and not gates.is_enabled(cfg, "PanicDevices"):
+        return [at.cause("Panic Devices feature gate is not enabled in kubevirt-config")]
     arch = spec.get("architecture") or cfg.default_architecture
     causes = []
     if arch == "s390x":

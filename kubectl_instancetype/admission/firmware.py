@@ -54,7 +54,7 @@ def domain(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     if firmware is not None:
         causes.extend(_bootloader(at.child("firmware", "bootloader"), firmware.get("bootloader")))
         causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), firmware.get("kernelBoot")))
-    tdx = (dom.get("launchSecurity") or {}).get("tdx") is not None
+    tdx = (dom.get("launchSecurity") or {}).get("tdx") is not None and cfg.release.tdx_secure_boot_needs_no_smm
     if secure_boot_enabled(firmware) and not smm_enabled(dom.get("features")) and not tdx:
         causes.append(at.cause(f"{at} has EFI SecureBoot enabled. SecureBoot requires SMM, which is currently "
                                "disabled."))
@@ -129,6 +129,10 @@ def launch_security(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     if arch == "amd64":
         return _amd64(field, spec, cfg)
     if arch == "s390x":
+        # ValidateLaunchSecurityS390x (v1.7-v1.8): the SecureExecution gate (Beta, off unless named there)
+        if cfg.release.s390x_launch_security_needs_gate and not gates.is_enabled(cfg, "SecureExecution"):
+            at = FieldPath((*field.keys, "domain", "launchSecurity"), field.child("launchSecurity").text)
+            return [at.cause("SecureExecution feature gate is not enabled in kubevirt-config")]
         return []
     return [field.child("architecture").cause(f"No launchSecurity support for architecture: {arch}")]
 

@@ -105,6 +105,35 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
+    Fact("video_config_needs_gate", {(1, 6): 0, (1, 9): None},
+         "vmi-create-admitter.go validateVideoConfig: 'Video configuration is specified but the VideoConfig "
+         "feature gate is not enabled' at spec.video (and nothing else checked) while the gate is off; v1.9.0 "
+         "dropped the gate check"),
+    Fact("panic_devices_need_gate", {(1, 6): 0, (1, 9): None},
+         "vmi-create-admitter.go validatePanicDevices: 'Panic Devices feature gate is not enabled in "
+         "kubevirt-config' (and nothing else checked) while the PanicDevices gate is off; gone in v1.9.0"),
+    Fact("s390x_launch_security_needs_gate", {(1, 7): 0, (1, 9): None},
+         "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
+         "enabled in kubevirt-config' at spec.domain.launchSecurity; v1.9.0 removed it (v1.6 refuses s390x: "
+         "'No launchSecurity support for architecture: s390x')"),
+    Fact("persistent_reservation_configuration", {(1, 9): 0},
+         "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
+         "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "
+         "PersistentReservation gate, 'PersistentReservation feature gate is not enabled in kubevirt-config')"),
+    Fact("validates_grace_io_virtualization", {(1, 9): 0},
+         "admitters/grace_io_virtualization.go (new in v1.9.0): validateGraceIOVirtualization and its "
+         "annotations"),
+    Fact("validates_service_account_name", {(1, 9): 0},
+         "vmi-create-admitter.go validateServiceAccountName (new in v1.9.0)"),
+    Fact("tdx_secure_boot_needs_no_smm", {(1, 9): 0},
+         "vmi-create-admitter.go: SecureBoot without SMM is allowed under TDX (v1.9.0)"),
+    Fact("forward_port_causes_at_port", {(1, 9): 0},
+         "pkg/network/admitter/netiface.go validateForwardPortInRange/NonZero: the causes sit at ports[i].port and "
+         "65536 is out of range (before: at ports[i], and only > 65536 refused)"),
+    Fact("knows_port_ranges", {(1, 9): 0},
+         "pkg/network/admitter/netiface.go validatePortRangesConfiguration and interfaces[].portRanges (v1.9.0)"),
+    Fact("knows_dra_networks", {(1, 9): 0},
+         "pkg/network/admitter/dra.go validateNetworkDevicesWithDRA and networks[].resourceClaim (v1.9.0)"),
     Fact("vmi_webhook_repeats_disk_causes", {(1, 10): 0},
          "main's VMI create webhook runs the storage spec validators a second time (the storage validators it "
          "registers besides ValidateVirtualMachineInstanceSpec): each disk cause, e.g. 'Logical size 4096 must "

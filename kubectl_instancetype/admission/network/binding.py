@@ -15,8 +15,14 @@ MASQUERADE_BRIDGE_MAC = "02:00:00:00:00:00"
 
 
 def binding_exists(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
-    """``validateInterfaceBindingExists``."""
+    """``validateInterfaceBindingExists``: exactly one binding method or plugin; before v1.9.0 only not both
+    a plugin and a method (``release.interface_needs_exactly_one_binding``)."""
     at = interfaces_path(field).index(idx)
+    if not cfg.release.interface_needs_exactly_one_binding:
+        if has(iface, "binding") and any(has(iface, b) for b in BINDINGS if b != "binding"):
+            return [at.child("binding").cause(
+                f"logical {name(iface)} interface cannot have both binding plugin and interface binding method")]
+        return []
     if sum(has(iface, b) for b in BINDINGS) != 1:
         return [at.cause(f"logical {name(iface)} interface must have exactly one binding method or binding plugin")]
     return []
