@@ -39,7 +39,10 @@ def case_names(directory: Path) -> list[str]:
 
 def release_of_case(case: Path) -> str:
     """The KubeVirt release whose code made ``case``: the tag of ``conformance-releases/<tag>/cases``, else
-    ``main`` (the main corpora: kubevirt/kubevirt d923fdb8)."""
+    the tag a ``release`` file in the case names (a case of testdata/kubevirt-answers made by a release's
+    kv-expand), else ``main`` (the main corpora: kubevirt/kubevirt d923fdb8)."""
+    if (case / "release").is_file():
+        return (case / "release").read_text(encoding="utf-8").strip()
     parts = case.resolve().parts
     if "conformance-releases" in parts:
         return parts[parts.index("conformance-releases") + 1]

@@ -129,18 +129,26 @@ def io_threads_policy(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[
     return causes
 
 
-def _ramfb_display(gpu: Any) -> bool:
-    """``countConfiguredMDEVRamFBs``: a display whose ``enabled`` and ``ramFB.enabled`` are unset or true."""
+def _ramfb_display(gpu: Any, cfg: ClusterConfig) -> bool:
+    """``countConfiguredMDEVRamFBs``: a display whose ``enabled`` and ``ramFB.enabled`` are unset or true
+    (up to v1.9.0 a ``ramFB`` that is given counts only with ``enabled: true``:
+    ``release.ramfb_unset_counts_enabled``)."""
     display = ((gpu or {}).get("virtualGPUOptions") or {}).get("display")
     if display is None:
         return False
-    ramfb = display.get("ramFB") or {}
-    return display.get("enabled") in (None, True) and ramfb.get("enabled") in (None, True)
+    ramfb = display.get("ramFB")
+    if ramfb is None:
+        ramfb_on = True
+    elif cfg.release.ramfb_unset_counts_enabled:
+        ramfb_on = (ramfb or {}).get("enabled") in (None, True)
+    else:
+        ramfb_on = (ramfb or {}).get("enabled") is True
+    return display.get("enabled") in (None, True) and ramfb_on
 
 
 def mdev_ramfb(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMDEVRamFB``: at most one GPU display with ramfb."""
-    if sum(_ramfb_display(gpu) for gpu in _devices(spec).get("gpus") or []) > 1:
+    if sum(_ramfb_display(gpu, cfg) for gpu in _devices(spec).get("gpus") or []) > 1:
         at = _quirk(field, "GPUs", "domain", "devices", "gpus")
         return [at.cause("configuring multiple displays with ramfb is not valid ")]
     return []

@@ -83,6 +83,11 @@ FACTS: tuple[Fact, ...] = (
          "no pci-topology annotation for s390x (SupportsPCIeHotplug(architecture))"),
     Fact("pci_topology_needs_hotplug_machine", {(1, 6): 6, (1, 7): 4, (1, 8): 3},
          "no pci-topology annotation unless the machine type is q35 or arm64 virt (SupportsPCIeHotplug(spec))"),
+    Fact("infers_from_volume_snapshot", {(1, 9): 0},
+         "pkg/instancetype/infer/volume.go fromVolumeSnapshot: inferFromVolume follows a DataVolume's or "
+         "DataSource's snapshot source to the VolumeSnapshot's labels (before: 'unable to infer defaults from "
+         "DataSource that doesn't provide DataVolumeSourcePVC', and a DataVolumeSpec with a snapshot source is "
+         "'... as DataVolumeSource is not supported')"),
     Fact("architecture_from_datasource_label", {(1, 6): 4, (1, 7): 0},
          "inferFromVolume also takes the architecture from the DataSource's instancetype.kubevirt.io/"
          "default-architecture label"),
@@ -138,6 +143,9 @@ FACTS: tuple[Fact, ...] = (
          "main's VMI create webhook runs the storage spec validators a second time (the storage validators it "
          "registers besides ValidateVirtualMachineInstanceSpec): each disk cause, e.g. 'Logical size 4096 must "
          "be 512 for SATA devices', comes twice; v1.9.0 gives it once (kv-expand at v1.9.0 and main, 831 inputs)"),
+    Fact("ramfb_unset_counts_enabled", {(1, 10): 0},
+         "vmi-create-admitter.go countConfiguredMDEVRamFBs: a ramFB without enabled counts as enabled (main, "
+         "after v1.9.0; before, only ramFB.enabled: true counts, so two such displays are admitted)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),

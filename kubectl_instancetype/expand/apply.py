@@ -35,9 +35,16 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
 
 
 def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
-    """``pref`` without what ``release`` does not apply: before v1.9.0 ``preferredPanicDeviceModel`` only
-    fills in the model of the VM's own panic devices and creates none."""
+    """``pref`` without what ``release`` does not apply: the fields its API does not have (Go's decoding of a
+    ControllerRevision drops them: ``preferredLaunchSecurity`` and ``devices.preferredVideoType`` before v1.9.0),
+    and before v1.9.0 ``preferredPanicDeviceModel`` only fills in the model of the VM's own panic devices and
+    creates none."""
+    if not release.applies_preferred_launch_security and "preferredLaunchSecurity" in pref:
+        pref = {k: v for k, v in pref.items() if k != "preferredLaunchSecurity"}
     devices = pref.get("devices")
+    if not release.applies_preferred_video_type and isinstance(devices, dict) and "preferredVideoType" in devices:
+        devices = {k: v for k, v in devices.items() if k != "preferredVideoType"}
+        pref = {**pref, "devices": devices}
     if release.creates_panic_device or not isinstance(devices, dict) or "preferredPanicDeviceModel" not in devices:
         return pref
     if ((spec.get("domain") or {}).get("devices") or {}).get("panicDevices"):

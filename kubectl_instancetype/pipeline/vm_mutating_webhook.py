@@ -70,7 +70,7 @@ def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup, release: Release =
             raise KubeVirtError(", ".join(message for message, _ in causes), STAGE, field=causes[0][1])
     out = clone_json(vm)
     for matcher in MATCHERS:
-        infer_matcher(matcher, out, namespace, lookup)
+        infer_matcher(matcher, out, namespace, lookup, release)
     return out
 
 
