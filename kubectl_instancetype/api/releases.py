@@ -119,8 +119,8 @@ FACTS: tuple[Fact, ...] = (
          "kubevirt-config' (and nothing else checked) while the PanicDevices gate is off; gone in v1.9.0"),
     Fact("s390x_launch_security_needs_gate", {(1, 7): 0, (1, 9): None},
          "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
-         "enabled in kubevirt-config' at spec.domain.launchSecurity; v1.9.0 removed it (v1.6 refuses s390x: "
-         "'No launchSecurity support for architecture: s390x')"),
+         "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. v1.7.0 brought "
+         "the per-architecture launchSecurity checks this rule follows; v1.5/v1.6 check SEV only"),
     Fact("persistent_reservation_configuration", {(1, 9): 0},
          "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
          "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "

@@ -1,0 +1,159 @@
+"""Admission rules that differ between KubeVirt releases, each asking a fact of ``cfg.release``
+(kubectl_instancetype/api/releases.py): KubeVirt's exact message and field at v1.8.4, v1.9.0 and main, as the
+kv-expand builds of those tags answer them (``causes``). The whole webhooks are compared in
+testdata/kubevirt-answers/release-* and testdata/conformance-releases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kubectl_instancetype.admission import devices, firmware, vmi_spec
+from kubectl_instancetype.admission import vmi as vmi_webhook
+from kubectl_instancetype.admission.cause import Cause, FieldPath
+from kubectl_instancetype.admission.network import rules
+from kubectl_instancetype.admission.storage import features
+from kubectl_instancetype.config import ClusterConfig, load_config
+
+Spec = dict[str, Any]
+ROOT = FieldPath.of("spec", "template", "spec")
+IFACE = "spec.template.spec.domain.devices.interfaces[0]"
+
+
+def cfg(version: str, *gates: str, **conf: Any) -> ClusterConfig:
+    return load_config({"developerConfiguration": {"featureGates": list(gates)}, **conf}, version=version)
+
+
+def causes(found: list[Cause]) -> list[tuple[str, str]]:
+    return [(c.message, c.field) for c in found]
+
+
+def network(body: Spec, version: str) -> list[tuple[str, str]]:
+    return causes(rules.validate(ROOT, body, cfg(version)))
+
+
+def pod_interface(**iface: Any) -> Spec:
+    return {"domain": {"devices": {"interfaces": [{"name": "default", **iface}]}},
+            "networks": [{"name": "default", "pod": {}}]}
+
+
+def test_v1_8_admits_an_interface_without_binding_and_refuses_both_at_binding() -> None:
+    assert network(pod_interface(), "v1.8.4") == []
+    assert network(pod_interface(), "v1.9.0") == [
+        ("logical default interface must have exactly one binding method or binding plugin", IFACE)]
+    both = pod_interface(masquerade={}, binding={"name": "passt"})
+    assert network(both, "v1.8.4") == [
+        ("logical default interface cannot have both binding plugin and interface binding method", f"{IFACE}.binding")]
+    assert network(both, "main") == [
+        ("logical default interface must have exactly one binding method or binding plugin", IFACE)]
+
+
+def test_forward_port_causes_before_v1_9_sit_at_the_port_and_65536_passes() -> None:
+    body = pod_interface(masquerade={}, ports=[{"port": 0}, {"port": 65536}, {"port": 70000}])
+    assert network(body, "v1.8.4") == [
+        ("Port field is mandatory.", f"{IFACE}.ports[0]"),
+        ("Port field must be in range 0 < x < 65536.", f"{IFACE}.ports[2]")]
+    assert network(body, "v1.9.0") == [
+        ("Port field is mandatory.", f"{IFACE}.ports[0].port"),
+        ("Port field must be in range 0 < x < 65536.", f"{IFACE}.ports[1].port"),
+        ("Port field must be in range 0 < x < 65536.", f"{IFACE}.ports[2].port")]
+
+
+def test_port_ranges_and_dra_networks_are_unknown_before_v1_9() -> None:
+    ranged = pod_interface(masquerade={}, portRanges=[{"protocol": "TCP", "start": 80, "end": 90}])
+    assert network(ranged, "v1.8.4") == []
+    assert network(ranged, "v1.9.0") == [
+        ("portRanges is specified on interface but the PortRangesSpec feature gate is not enabled", f"{IFACE}.name")]
+    dra = {"domain": {"devices": {"interfaces": [{"name": "dra", "sriov": {}}]}},
+           "networks": [{"name": "dra", "resourceClaim": {"claimName": "nic", "requestName": "vf"}}]}
+    assert ("should have a network type", "spec.template.spec.networks[0]") in network(dra, "v1.8.4")
+    assert network(dra, "v1.9.0")[0] == (
+        "vmi.spec.networks contains DRA networks but NetworkDevicesWithDRA feature gate is not enabled",
+        "spec.template.spec.networks")
+
+
+def test_video_and_panic_devices_need_their_gates_before_v1_9() -> None:
+    body = {"domain": {"devices": {"video": {"type": "virtio"}, "panicDevices": [{"model": "bad"}]}}}
+    assert causes(devices.video_config(ROOT, body, cfg("v1.8.4"))) == [
+        ("Video configuration is specified but the VideoConfig feature gate is not enabled",
+         "spec.template.spec.video")]
+    assert causes(devices.video_config(ROOT, body, cfg("v1.8.4", "VideoConfig"))) == []
+    assert causes(devices.video_config(ROOT, body, cfg("v1.9.0"))) == []
+    at = "spec.template.spec.domain.devices.panicDevices"
+    assert causes(devices.panic_devices(ROOT, body, cfg("v1.8.4"))) == [
+        ("Panic Devices feature gate is not enabled in kubevirt-config", at)]
+    assert causes(devices.panic_devices(ROOT, body, cfg("v1.8.4", "PanicDevices"))) == [
+        ("invalid PanicDeviceModel(bad)", f"{at}[0].model")]
+    assert causes(devices.panic_devices(ROOT, body, cfg("v1.9.0"))) == [
+        ("invalid PanicDeviceModel(bad)", f"{at}[0].model")]
+
+
+@pytest.mark.parametrize(("version", "gates", "expected"), [
+    ("v1.8.4", (), [("SecureExecution feature gate is not enabled in kubevirt-config",
+                     "spec.template.spec.launchSecurity")]),
+    ("v1.8.4", ("SecureExecution",), []),
+    ("v1.9.0", (), []),
+])
+def test_s390x_launch_security(version: str, gates: tuple[str, ...], expected: list[tuple[str, str]]) -> None:
+    body = {"architecture": "s390x", "domain": {"launchSecurity": {}}}
+    assert causes(firmware.launch_security(ROOT, body, cfg(version, *gates))) == expected
+
+
+def test_persistent_reservation_before_v1_9_is_the_gate() -> None:
+    body = {"domain": {"devices": {"disks": [{"name": "d", "lun": {"reservation": True}}]}}}
+    at = "spec.template.spec.domain.devices.disks.luns.reservation"
+    assert causes(features.persistent_reservation(ROOT, body, cfg("v1.8.4"))) == [
+        ("PersistentReservation feature gate is not enabled in kubevirt-config", at)]
+    assert causes(features.persistent_reservation(ROOT, body, cfg("v1.8.4", "PersistentReservation"))) == []
+    on = {"persistentReservationConfiguration": {"enabled": True}}
+    assert causes(features.persistent_reservation(ROOT, body, cfg("v1.8.4", **on))) == [
+        ("PersistentReservation feature gate is not enabled in kubevirt-config", at)]
+    assert causes(features.persistent_reservation(ROOT, body, cfg("v1.9.0", **on))) == []
+    assert causes(features.persistent_reservation(ROOT, body, cfg("v1.9.0"))) == [
+        ("persistent reservation is not enabled in kubevirt config", at)]
+
+
+def test_service_account_name_is_checked_from_v1_9() -> None:
+    body = {"serviceAccountName": "builder", "volumes": [{"name": "sa", "serviceAccount": {"serviceAccountName": "x"}}]}
+    found = causes(vmi_spec.validate(ROOT, body, cfg("v1.9.0")))
+    assert ('spec.serviceAccountName "builder" and serviceAccount volume "x" must reference the same service account',
+            "spec.template.spec.serviceAccountName") in found
+    assert not [c for c in causes(vmi_spec.validate(ROOT, body, cfg("v1.8.4"))) if "serviceAccountName" in c[1]]
+
+
+def test_tdx_exempts_secure_boot_from_smm_from_v1_9() -> None:
+    body = {"domain": {"features": {"smm": {"enabled": False}}, "launchSecurity": {"tdx": {}},
+                       "firmware": {"bootloader": {"efi": {"secureBoot": True}}}}}
+    message = ("spec.template.spec.domain has EFI SecureBoot enabled. SecureBoot requires SMM, which is currently "
+               "disabled.")
+    assert message in [c.message for c in firmware.domain(ROOT, body, cfg("v1.8.4"))]
+    assert message not in [c.message for c in firmware.domain(ROOT, body, cfg("v1.9.0"))]
+
+
+def test_grace_checks_from_v1_9() -> None:
+    conf = {"permittedHostDevices": {"pciHostDevices": [{"pciVendorSelector": "10DE:2342",
+                                                         "resourceName": "nvidia.com/GH100"}]}}
+    body = {"architecture": "amd64", "domain": {"devices": {"hostDevices": [{"name": "g",
+                                                                           "deviceName": "nvidia.com/GH100"}]}}}
+    assert causes(devices.grace_io_virtualization(ROOT, body, cfg("v1.8.4", "HostDevices", **conf))) == []
+    assert causes(devices.grace_io_virtualization(ROOT, body, cfg("v1.9.0", "HostDevices", **conf))) == [
+        ('GraceIOVirtualization feature gate must be enabled for NVIDIA Grace GPU passthrough resource '
+         '"nvidia.com/GH100"', "spec.template.spec.domain.devices.hostDevices[0].deviceName")]
+
+
+def test_ramfb_without_enabled_counts_only_on_main() -> None:
+    gpu = {"deviceName": "nvidia.com/T4", "virtualGPUOptions": {"display": {"ramFB": {}}}}
+    body = {"domain": {"devices": {"gpus": [{"name": "a", **gpu}, {"name": "b", **gpu}]}}}
+    assert causes(devices.mdev_ramfb(ROOT, body, cfg("v1.9.0"))) == []
+    assert causes(devices.mdev_ramfb(ROOT, body, cfg("main"))) == [
+        ("configuring multiple displays with ramfb is not valid ", "spec.template.spec.GPUs")]
+
+
+def test_only_main_registers_the_storage_vmi_validator() -> None:
+    disk = {"name": "d", "disk": {"bus": "sata"}, "blockSize": {"custom": {"logical": 4096, "physical": 4096}}}
+    body = {"domain": {"devices": {"disks": [disk]}}, "volumes": [{"name": "d", "emptyDisk": {"capacity": "1Gi"}}]}
+    at = FieldPath.of("spec")
+    assert vmi_webhook.storage_validate(at, body, cfg("v1.9.0")) == []
+    assert [c.message for c in vmi_webhook.storage_validate(at, body, cfg("main"))] == [
+        "Logical size 4096 must be 512 for SATA devices"]
