@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_instancetype.admission import devices, firmware, vmi_spec
+from kubectl_instancetype.admission import devices, firmware, machine, memory, vmi_spec
 from kubectl_instancetype.admission import vmi as vmi_webhook
 from kubectl_instancetype.admission.cause import Cause, FieldPath
 from kubectl_instancetype.admission.network import rules
@@ -157,3 +157,46 @@ def test_only_main_registers_the_storage_vmi_validator() -> None:
     assert vmi_webhook.storage_validate(at, body, cfg("v1.9.0")) == []
     assert [c.message for c in vmi_webhook.storage_validate(at, body, cfg("main"))] == [
         "Logical size 4096 must be 512 for SATA devices"]
+
+
+def test_hugepages_causes_before_v1_8_name_domain_hugepages_size() -> None:
+    body = {"domain": {"memory": {"hugepages": {"pageSize": "2Mi"}}, "resources": {"requests": {"memory": "1Mi"}}}}
+    request = "spec.template.spec.domain.resources.requests.memory"
+    assert causes(memory.hugepages_requests(ROOT, body, cfg("v1.7.4"))) == [
+        (f"{request} '1Mi' must be equal to or larger than page size spec.template.spec.domain.hugepages.size '2Mi'",
+         request)]
+    assert causes(memory.hugepages_requests(ROOT, body, cfg("v1.8.0"))) == [
+        (f"{request} '1Mi' must be equal to or larger than page size "
+         "spec.template.spec.domain.memory.hugepages.pageSize '2Mi'", request)]
+    bad = {"domain": {"memory": {"hugepages": {"pageSize": "x"}}}}
+    [(message, at)] = causes(memory.hugepages_requests(ROOT, bad, cfg("v1.7.4")))
+    assert at == "spec.template.spec.domain.hugepages.size" and message.startswith(f"{at} 'x': ")
+    none = FieldPath.of("spec")
+    assert [c.message for c in memory.mandatory_fields(none, {"domain": {}}, cfg("v1.7.4"))] == [
+        "no memory requested, at least one of 'spec.domain.memory.guest', 'spec.domain.memory.hugepages.size' or "
+        "'spec.domain.resources.requests.memory' must be set"]
+
+
+def test_virtiofs_config_volumes_need_a_gate_before_v1_8() -> None:
+    body = {"domain": {"devices": {"filesystems": [{"name": "cm", "virtiofs": {}}, {"name": "pvc", "virtiofs": {}}]}},
+            "volumes": [{"name": "cm", "configMap": {"name": "c"}},
+                        {"name": "pvc", "persistentVolumeClaim": {"claimName": "p"}}]}
+    at = "spec.template.spec.domain.devices.filesystems"
+    assert causes(features.virtiofs_filesystems(ROOT, body, cfg("v1.7.4"))) == [
+        ("virtiofs is not allowed: virtiofs feature gate is not enabled for config volumes", at),
+        ("virtiofs is not allowed: virtiofs feature gate is not enabled for PVC", at)]
+    assert causes(features.virtiofs_filesystems(ROOT, body, cfg("v1.7.4", "ExperimentalVirtiofsSupport"))) == []
+    assert causes(features.virtiofs_filesystems(ROOT, body, cfg("v1.8.4"))) == [
+        ("virtiofs is not allowed: virtiofs feature gate is not enabled for PVC", at)]
+
+
+@pytest.mark.parametrize(("version", "gates", "expected"), [
+    ("v1.7.4", (), [("MultiArchitecture feature gate is not enabled in kubevirt-config, invalid entry "
+                     "spec.template.spec.architecture", "spec.template.spec.architecture")]),
+    ("v1.7.4", ("MultiArchitecture",), []),
+    ("v1.8.0", (), []),
+])
+def test_multi_architecture_gate_before_v1_8(version: str, gates: tuple[str, ...],
+                                             expected: list[tuple[str, str]]) -> None:
+    assert causes(machine.multi_architecture(ROOT, {"architecture": "arm64"}, cfg(version, *gates))) == expected
+    assert causes(machine.multi_architecture(ROOT, {"architecture": "amd64"}, cfg(version, *gates))) == []

@@ -100,6 +100,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("applies_preferred_launch_security", {(1, 9): 0},
          "preference preferredLaunchSecurity, and the deprecation warning of instancetype launchSecurity"),
     # --- VMI defaults (pkg/defaults, pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go)
+    Fact("annotates_tdx_qgs_socket", {(1, 9): 0},
+         "vmi-mutator.go: a TDX VMI gets the kubevirt.io/qgs-socket-path annotation (confidentialCompute.tdx."
+         "attestation.qgsSocketPath)"),
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
     Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
@@ -110,6 +113,18 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
+    Fact("hugepages_causes_at_page_size", {(1, 8): 0},
+         "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
+         "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
+         "spec.domain.memory.hugepages.size in 'no memory requested, ...')"),
+    Fact("architecture_needs_multi_architecture_gate", {(1, 5): 0, (1, 8): None},
+         "vmi-create-admitter.go validateArchitecture (gone in v1.8.0): an architecture other than virt-api's "
+         "own (amd64) needs the MultiArchitecture gate"),
+    Fact("virtiofs_config_volumes_need_gate", {(1, 5): 0, (1, 8): None},
+         "vmi-create-admitter.go validateFilesystemsWithVirtIOFSEnabled (before v1.8.0): a config volume "
+         "(ConfigMap, Secret, ServiceAccount, DownwardAPI) as a filesystem needs EnableVirtioFsConfigVolumes or "
+         "ExperimentalVirtiofsSupport, a storage volume either EnableVirtioFsStorageVolumes or "
+         "ExperimentalVirtiofsSupport"),
     Fact("video_config_needs_gate", {(1, 6): 0, (1, 9): None},
          "vmi-create-admitter.go validateVideoConfig: 'Video configuration is specified but the VideoConfig "
          "feature gate is not enabled' at spec.video (and nothing else checked) while the gate is off; v1.9.0 "

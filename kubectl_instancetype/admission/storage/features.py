@@ -54,7 +54,18 @@ def virtiofs_filesystems(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> lis
         if volume is None:
             continue
         storage = is_set(volume, "persistentVolumeClaim") or is_set(volume, "dataVolume")
-        if storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes"):
+        if not cfg.release.virtiofs_config_volumes_need_gate:
+            if storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes"):
+                causes.append(field.child("domain", "devices", "filesystems").cause(
+                    "virtiofs is not allowed: virtiofs feature gate is not enabled for PVC"))
+            continue
+        # before v1.8.0: config volumes need their gate too, and the old ExperimentalVirtiofsSupport opens both
+        old = gates.is_enabled(cfg, "ExperimentalVirtiofsSupport")
+        config = any(is_set(volume, k) for k in ("configMap", "secret", "serviceAccount", "downwardAPI"))
+        if config and not gates.is_enabled(cfg, "EnableVirtioFsConfigVolumes") and not old:
+            causes.append(field.child("domain", "devices", "filesystems").cause(
+                "virtiofs is not allowed: virtiofs feature gate is not enabled for config volumes"))
+        elif storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes") and not old:
             causes.append(field.child("domain", "devices", "filesystems").cause(
                 "virtiofs is not allowed: virtiofs feature gate is not enabled for PVC"))
     return causes
