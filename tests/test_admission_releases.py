@@ -200,3 +200,28 @@ def test_multi_architecture_gate_before_v1_8(version: str, gates: tuple[str, ...
                                              expected: list[tuple[str, str]]) -> None:
     assert causes(machine.multi_architecture(ROOT, {"architecture": "arm64"}, cfg(version, *gates))) == expected
     assert causes(machine.multi_architecture(ROOT, {"architecture": "amd64"}, cfg(version, *gates))) == []
+
+
+def test_before_v1_8_passt_and_macvtap_have_their_gates_and_only_slirp_is_discontinued() -> None:
+    body = {"domain": {"devices": {"interfaces": [{"name": "default", "passt": {}},
+                                                  {"name": "tap", "macvtap": {}},
+                                                  {"name": "user", "slirp": {}}]}},
+            "networks": [{"name": "default", "multus": {"networkName": "x"}}, {"name": "tap", "pod": {}},
+                         {"name": "user", "pod": {}}]}
+    ifaces = "spec.template.spec.domain.devices.interfaces"
+    assert causes(rules.validate_creation(ROOT, body, cfg("v1.7.4"))) == [
+        ("Slirp interface support has been discontinued since v1.3", f"{ifaces}[2].slirp")]
+    assert [c[0] for c in causes(rules.validate_creation(ROOT, body, cfg("v1.8.4")))] == [
+        "Passt network binding has been discontinued since v1.3",
+        "Macvtap network binding has been discontinued since v1.3",
+        "Slirp interface support has been discontinued since v1.3"]
+    found = network(body, "v1.7.4")
+    assert ("Passt feature gate is not enabled", f"{ifaces}[0].name") in found
+    assert ("Passt interface only implemented with pod network", f"{ifaces}[0].name") in found
+    assert ("Macvtap feature gate is not enabled", f"{ifaces}[1].name") in found
+    assert ("Macvtap interface only implemented with Multus network", f"{ifaces}[1].name") in found
+    both = pod_interface(passt={}, binding={"name": "x"})
+    assert ("logical default interface cannot have both binding plugin and interface binding method",
+            f"{IFACE}.binding") in network(both, "v1.7.4")
+    assert ("logical default interface cannot have both binding plugin and interface binding method",
+            f"{IFACE}.binding") not in network(both, "v1.8.4")

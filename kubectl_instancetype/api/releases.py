@@ -109,6 +109,10 @@ FACTS: tuple[Fact, ...] = (
          "pkg/defaults/arm64.go setDefaultArm64Bootloader: an EFI boot loader that does not say gets "
          "secureBoot: false (before, only the EFI loader KubeVirt adds itself has it)"),
     # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
+    Fact("discontinues_passt_and_macvtap_bindings", {(1, 8): 0},
+         "pkg/network/admitter/discontinued.go: passt and macvtap are refused on creation as discontinued "
+         "since v1.3 (before: slirp only; macvtap.go and passt.go checked the Macvtap/Passt gates and the "
+         "network, and they counted as binding methods)"),
     Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
