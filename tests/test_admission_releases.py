@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kubectl_instancetype.admission import devices, firmware, machine, memory, vmi_spec
+from kubectl_instancetype.admission import cpu, devices, firmware, machine, memory, vmi_spec
 from kubectl_instancetype.admission import vmi as vmi_webhook
 from kubectl_instancetype.admission.cause import Cause, FieldPath
 from kubectl_instancetype.admission.network import rules
@@ -225,3 +225,22 @@ def test_before_v1_8_passt_and_macvtap_have_their_gates_and_only_slirp_is_discon
             f"{IFACE}.binding") in network(both, "v1.7.4")
     assert ("logical default interface cannot have both binding plugin and interface binding method",
             f"{IFACE}.binding") not in network(both, "v1.8.4")
+
+
+@pytest.mark.parametrize(("version", "refused"), [("v1.8.2", True), ("v1.8.3", False), ("v1.7.4", True),
+                                                  ("v1.9.0", False)])
+def test_arm64_efi_secure_boot_is_refused_up_to_v1_8_2(version: str, refused: bool) -> None:
+    body = {"architecture": "arm64", "domain": {"firmware": {"bootloader": {"efi": {}}}}}
+    expected = [("UEFI secure boot is currently not supported on aarch64 Arch",
+                 "spec.template.spec.domain.firmware.bootloader.efi.secureboot")] if refused else []
+    assert causes(machine.per_arch(ROOT, body, cfg(version))) == expected
+    off = {"architecture": "arm64", "domain": {"firmware": {"bootloader": {"efi": {"secureBoot": False}}}}}
+    assert causes(machine.per_arch(ROOT, off, cfg(version))) == []
+
+
+@pytest.mark.parametrize(("version", "fails"), [("v1.7.3", True), ("v1.7.4", False), ("v1.6.6", True)])
+def test_dedicated_cpus_without_domain_memory_fail_the_webhook_before_v1_7_4(version: str, fails: bool) -> None:
+    body = {"domain": {"cpu": {"dedicatedCpuPlacement": True}}}
+    found = [c.message for c in cpu.pinning(ROOT, body, cfg(version))]
+    assert any("nil pointer dereference" in m for m in found) is fails
+    assert any(m.endswith("should be provided") for m in found) is not fails

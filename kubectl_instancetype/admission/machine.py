@@ -31,7 +31,7 @@ def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
 
 def per_arch(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``ValidateVirtualMachineInstancePerArch`` (VMI webhook only)."""
-    return arch.validate(field, spec)
+    return arch.validate(field, spec, cfg.release)
 
 
 def hyperv(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

@@ -117,6 +117,10 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
+    Fact("memory_provided_panics_without_memory", {(1, 5): 0, (1, 7): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided (dedicated CPUs; replaced by "
+         "validateMemoryIsProvided in v1.7.4): without spec.domain.memory and no memory request or limit it "
+         "dereferences nil and the webhook fails"),
     Fact("hugepages_causes_at_page_size", {(1, 8): 0},
          "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
          "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
@@ -165,6 +169,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("ramfb_unset_counts_enabled", {(1, 10): 0},
          "vmi-create-admitter.go countConfiguredMDEVRamFBs: a ramFB without enabled counts as enabled (main, "
          "after v1.9.0; before, only ramFB.enabled: true counts, so two such displays are admitted)"),
+    Fact("arm64_refuses_efi_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
+         "pkg/virt-api/webhooks/arm64.go validateBootOptions: 'UEFI secure boot is currently not supported on "
+         "aarch64 Arch' for an EFI boot loader whose secureBoot is unset or true (removed in v1.8.3, with the "
+         "arm64 default secureBoot: false)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
