@@ -15,7 +15,7 @@ import pytest
 from conftest import TESTDATA, invoke_cli
 
 CASES = TESTDATA / "newcomer"
-GOLDENS = ("args", "stdout", "stderr", "status", "env", "stdin", "expected")
+GOLDENS = ("args", "stdout", "stderr", "status", "env", "stdin", "expected", "read-only")
 
 
 def case_names() -> list[str]:
@@ -27,6 +27,10 @@ def test_case(name: str, tmp_path: Path, update_goldens: bool) -> None:
     case = CASES / name
     work = tmp_path / name
     shutil.copytree(case, work, ignore=lambda _d, names: [n for n in names if n in GOLDENS and _d == str(case)])
+    # git keeps no read-only bit: a case names the files to make read-only in its copy.
+    read_only = case / "read-only"
+    for relative in read_only.read_text().split() if read_only.exists() else ():
+        (work / relative).chmod(0o444)
     args = (case / "args").read_text().splitlines()
     env_file = case / "env"
     env = dict(line.split("=", 1) for line in env_file.read_text().splitlines()) if env_file.exists() else {}

@@ -33,5 +33,5 @@ def test_write_refuses_to_edit_a_document_with_repeated_keys(tmp_path: Path) -> 
     vm.write_text(text)
     result = CliRunner().invoke(main_group, ["render", "-f", str(vm), "--write"])
     assert result.exit_code == 3 and vm.read_text() == text
-    assert f'{vm}:5:3: mapping key "name" is repeated (lines 4 and 5)' in result.stderr
+    assert f'{vm}:5:3: warning: mapping key "name" is repeated (lines 4 and 5)' in result.stderr
     assert f"{vm}:1:1: error: cannot rewrite a document whose mapping keys repeat" in result.stderr
