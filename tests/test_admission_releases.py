@@ -244,3 +244,24 @@ def test_dedicated_cpus_without_domain_memory_fail_the_webhook_before_v1_7_4(ver
     found = [c.message for c in cpu.pinning(ROOT, body, cfg(version))]
     assert any("nil pointer dereference" in m for m in found) is fails
     assert any(m.endswith("should be provided") for m in found) is not fails
+
+
+def test_a_revision_holds_fields_an_older_release_drops() -> None:
+    """A ControllerRevision's data is decoded by the release's Go types: fields it does not know are not applied."""
+    from kubectl_instancetype.api.releases import BY_NAME
+    from kubectl_instancetype.expand.apply import apply_spec
+
+    it = {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}, "ioThreads": {"supplementalPoolThreadCount": 2}}
+    pref = {"preferredArchitecture": "arm64", "preferredLaunchSecurity": {"sev": {}},
+            "devices": {"preferredVideoType": "virtio"}}
+
+    def applied(version: str) -> Spec:
+        spec: Spec = {"domain": {"devices": {}}}
+        assert apply_spec("spec.template.spec", it, pref, spec, {}, release=BY_NAME[version]) == []
+        return spec
+
+    old, v17, v19 = applied("v1.6.6"), applied("v1.7.0"), applied("v1.9.0")
+    assert "ioThreads" not in old["domain"] and "architecture" not in old
+    assert v17["domain"]["ioThreads"] == {"supplementalPoolThreadCount": 2} and v17["architecture"] == "arm64"
+    assert "launchSecurity" not in v17["domain"] and "video" not in v17["domain"]["devices"]
+    assert v19["domain"]["launchSecurity"] == {"sev": {}} and v19["domain"]["devices"]["video"] == {"type": "virtio"}

@@ -81,7 +81,8 @@ def preferred_defaults(vm: Spec, ctx: Context) -> Spec:
         return vm
     trace = ctx.trace(TEMPLATE)
     spec = child(child(child(vm, "spec"), "template"), "spec")
-    if pref.get("preferredArchitecture") and not spec.get("architecture"):
+    known = ctx.config.release.applies_preferred_architecture  # a v1.7.0 field
+    if known and pref.get("preferredArchitecture") and not spec.get("architecture"):
         spec["architecture"] = pref["preferredArchitecture"]
         trace.by_preference(("architecture",), "spec.preferredArchitecture")
     machine_type = (pref.get("machine") or {}).get("preferredMachineType")
