@@ -265,3 +265,26 @@ def test_a_revision_holds_fields_an_older_release_drops() -> None:
     assert v17["domain"]["ioThreads"] == {"supplementalPoolThreadCount": 2} and v17["architecture"] == "arm64"
     assert "launchSecurity" not in v17["domain"] and "video" not in v17["domain"]["devices"]
     assert v19["domain"]["launchSecurity"] == {"sev": {}} and v19["domain"]["devices"]["video"] == {"type": "virtio"}
+
+
+@pytest.mark.parametrize(("version", "gates", "body", "expected"), [
+    ("v1.5.3", (), {"architecture": "s390x", "domain": {"launchSecurity": {}}},
+     ["WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config"]),
+    ("v1.6.6", (), {"architecture": "s390x", "domain": {"launchSecurity": {}}},
+     ["SecureExecution feature gate is not enabled in kubevirt-config"]),
+    ("v1.6.6", (), {"architecture": "amd64", "domain": {"launchSecurity": {"sev": {}}}},
+     ["WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config"]),
+    ("v1.6.6", ("WorkloadEncryptionSEV",),
+     {"architecture": "arm64", "domain": {"launchSecurity": {"sev": {"attestation": {}}},
+                                          "firmware": {"bootloader": {"efi": {}}},
+                                          "devices": {"interfaces": [{"name": "nic", "bootOrder": 1}]}}},
+     ["SEV does not work along with SecureBoot", "SEV attestation requires VMI StartStrategy 'Paused'",
+      "SEV does not work with bootable NICs: nic"]),
+    ("v1.7.0", ("WorkloadEncryptionSEV",), {"architecture": "arm64", "domain": {"launchSecurity": {"sev": {}}}},
+     ["No launchSecurity support for architecture: arm64"]),
+])
+def test_launch_security_before_v1_7_is_sev_only(version: str, gates: tuple[str, ...], body: Spec,
+                                                 expected: list[str]) -> None:
+    found = firmware.launch_security(ROOT, body, cfg(version, *gates))
+    assert [c.message for c in found] == expected
+    assert all(c.field in ("spec.template.spec.launchSecurity", "spec.template.spec.architecture") for c in found)

@@ -125,6 +125,8 @@ def launch_security(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     """``validateLaunchSecurity``: amd64's checks, none on s390x (Secure Execution), else refused."""
     if _domain(spec).get("launchSecurity") is None:
         return []
+    if not cfg.release.launch_security_per_architecture:
+        return _before_v1_7(field, spec, cfg)
     arch = spec.get("architecture") or ""
     if arch == "amd64":
         return _amd64(field, spec, cfg)
@@ -135,6 +137,37 @@ def launch_security(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
             return [at.cause("SecureExecution feature gate is not enabled in kubevirt-config")]
         return []
     return [field.child("architecture").cause(f"No launchSecurity support for architecture: {arch}")]
+
+
+def _before_v1_7(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateLaunchSecurity`` of v1.5 and v1.6: SEV only, whatever the architecture. v1.6 first refuses
+    s390x without the SecureExecution gate, and asks the SEV gate only of SEV; v1.5 asks it of any
+    launchSecurity (``release.launch_security_checks_secure_execution``)."""
+    dom = _domain(spec)
+    sev = dom["launchSecurity"].get("sev")
+    at = FieldPath((*field.keys, "domain", "launchSecurity"), field.child("launchSecurity").text)
+    causes = []
+    if cfg.release.launch_security_checks_secure_execution:
+        if spec.get("architecture") == "s390x" and not gates.is_enabled(cfg, "SecureExecution"):
+            causes.append(at.cause("SecureExecution feature gate is not enabled in kubevirt-config"))
+        gate_missing = sev is not None and not gates.is_enabled(cfg, "WorkloadEncryptionSEV")
+    else:
+        gate_missing = not gates.is_enabled(cfg, "WorkloadEncryptionSEV")
+    if gate_missing:
+        return [*causes, at.cause("WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config")]
+    if sev is None:
+        return causes
+    firmware = dom.get("firmware")
+    if efi(firmware) is None:
+        causes.append(at.cause("SEV requires OVMF (UEFI)"))
+    elif secure_boot_enabled(firmware):
+        causes.append(at.cause("SEV does not work along with SecureBoot"))
+    if (sev or {}).get("attestation") is not None and spec.get("startStrategy") != "Paused":
+        causes.append(at.cause("SEV attestation requires VMI StartStrategy 'Paused'"))
+    for iface in ((dom.get("devices") or {}).get("interfaces") or []):
+        if (iface or {}).get("bootOrder") is not None:
+            causes.append(at.cause(f"SEV does not work with bootable NICs: {(iface or {}).get('name') or ''}"))
+    return causes
 
 
 def _amd64(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

@@ -140,10 +140,16 @@ FACTS: tuple[Fact, ...] = (
     Fact("panic_devices_need_gate", {(1, 6): 0, (1, 9): None},
          "vmi-create-admitter.go validatePanicDevices: 'Panic Devices feature gate is not enabled in "
          "kubevirt-config' (and nothing else checked) while the PanicDevices gate is off; gone in v1.9.0"),
+    Fact("launch_security_per_architecture", {(1, 7): 0},
+         "vmi-create-admitter.go validateLaunchSecurity: amd64's SEV/SNP/TDX checks (webhooks/amd64.go), "
+         "s390x's, 'No launchSecurity support for architecture' for others; before v1.7.0 SEV checks only"),
+    Fact("launch_security_checks_secure_execution", {(1, 6): 0},
+         "v1.6's validateLaunchSecurity: 'SecureExecution feature gate is not enabled in kubevirt-config' on "
+         "s390x, and the WorkloadEncryptionSEV gate only for SEV (v1.5: for any launchSecurity)"),
     Fact("s390x_launch_security_needs_gate", {(1, 7): 0, (1, 9): None},
          "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
-         "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. v1.7.0 brought "
-         "the per-architecture launchSecurity checks this rule follows; v1.5/v1.6 check SEV only"),
+         "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. from v1.7.0, in "
+         "the per-architecture checks (v1.6 has its own: launch_security_checks_secure_execution)"),
     Fact("persistent_reservation_configuration", {(1, 9): 0},
          "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
          "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "
