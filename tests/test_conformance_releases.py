@@ -17,25 +17,9 @@ CASES = [(tag, name) for tag in sorted(p.name for p in ROOT.iterdir() if p.is_di
          for name in case_names(ROOT / tag / "cases")] if ROOT.exists() else []
 
 
-# Admission rules (kubectl_instancetype/admission) that do not yet ask the release: each names the fact or the
-# feature gate it must ask. Strict: a case that starts passing fails here until it is taken off the list.
-_BINDING = ("admission/network: v1.8 only refuses an interface with both a binding plugin and a binding method "
-            "(release.interface_needs_exactly_one_binding)")
-_VIDEO = ("admission/devices: before v1.9.0 a video device needs the VideoConfig gate (Beta, off by default) and a "
-          "panic device the PanicDevices gate: 'Video configuration is specified but the VideoConfig feature gate "
-          "is not enabled', 'Panic Devices feature gate is not enabled in kubevirt-config' (gates.is_enabled)")
-PENDING: dict[tuple[str, str], str] = {
-    ("v1.8.4", "no-matcher-0002"): _BINDING,
-    ("v1.8.4", "real-catalog-0002"): _BINDING,
-    ("v1.8.4", "real-catalog-0015"): _BINDING,
-    ("v1.8.4", "synthetic-preference-0014"): _BINDING,
-    ("v1.8.4", "no-matcher-0003"): _VIDEO,
-    ("v1.8.4", "no-matcher-0005"): _VIDEO,
-    ("v1.8.4", "synthetic-preference-0011"): _VIDEO,
-    ("v1.8.4", "user-overrides-0010"): ("admission (s390x launchSecurity): before v1.9.0 SecureExecution is Beta, "
-                                        "off by default: 'SecureExecution feature gate is not enabled in "
-                                        "kubevirt-config' (gates.is_enabled)"),
-}
+# Cases that do not yet pass, each with what it needs (strict: one that starts passing fails here until it is
+# taken off the list).
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def _params() -> list[object]:

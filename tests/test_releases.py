@@ -341,13 +341,23 @@ def test_an_arm64_efi_loader_gets_secure_boot_off_from_v1_8_3() -> None:
     ("v1.6.3", "amd64", "q35"), ("v1.6.4", "arm64", "virt"), ("v1.9.0", "arm64", "virt"),
 ])
 def test_the_architecture_of_a_cloned_datasource(version: str, arch: str, machine: str) -> None:
-    out, err, status = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--vmi", "-f",
+    # before v1.8.0 an arm64 VM needs the MultiArchitecture gate
+    gate = ["--kubevirt-config", "multi-architecture.yaml"] if version.startswith("v1.6") else []
+    out, err, status = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--vmi", *gate, "-f",
                            "datasource-arm64.yaml")
     assert (err, status) == ("", 0)
     assert f"\n  architecture: {arch}\n" in out and f"\n      type: {machine}\n" in out
-    stored = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--stored", "-f",
+    stored = run("--kubevirt-version", version, "--no-builtin-catalog", "render", "--stored", *gate, "-f",
                  "datasource-arm64.yaml")[0]
     assert f"\n      architecture: {arch}\n" in stored
+
+
+def test_before_v1_8_another_architecture_needs_the_multi_architecture_gate() -> None:
+    _out, err, status = run("--kubevirt-version", "v1.7.4", "--no-builtin-catalog", "render", "--vmi", "-f",
+                            "datasource-arm64.yaml")
+    assert status == 1
+    assert err.endswith("VirtualMachine default/vm-arm: MultiArchitecture feature gate is not enabled in "
+                        "kubevirt-config, invalid entry spec.template.spec.architecture\n")
 
 
 @pytest.mark.parametrize(("words", "expected"), [

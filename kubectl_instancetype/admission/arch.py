@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..api.releases import DEFAULT, Release
 from .cause import Cause, FieldPath, Spec
 from .resources import cpu, domain, section
 
@@ -110,10 +111,24 @@ CHECKS: dict[str, tuple[ArchCheck, ...]] = {
 }
 
 
-def validate(field: FieldPath, spec: Spec) -> list[Cause]:
-    """The checks of the spec's architecture; any other architecture is refused."""
+def _arm64_secure_boot(field: FieldPath, spec: Spec) -> list[Cause]:
+    """``validateBootOptions`` up to v1.8.2 (``release.arm64_refuses_efi_secure_boot``): an EFI boot loader whose
+    secureBoot is unset or true is refused."""
+    bootloader = section(section(domain(spec), "firmware") or {}, "bootloader") or {}
+    efi = bootloader.get("efi")
+    if not isinstance(efi, dict) or efi.get("secureBoot") is False:
+        return []
+    at = field.child("domain", "firmware", "bootloader", "efi", "secureboot")
+    return [at.cause("UEFI secure boot is currently not supported on aarch64 Arch")]
+
+
+def validate(field: FieldPath, spec: Spec, release: Release = DEFAULT) -> list[Cause]:
+    """The checks of the spec's architecture (as ``release`` makes them); any other architecture is refused."""
     arch = spec.get("architecture") or ""
     checks = CHECKS.get(arch) if isinstance(arch, str) else None
     if checks is None:
         return [field.child("architecture").cause(f"unsupported architecture: {arch}")]
+    if arch == "arm64" and release.arm64_refuses_efi_secure_boot:
+        at = checks.index(_arm64_bios) + 1
+        checks = (*checks[:at], _arm64_secure_boot, *checks[at:])
     return [cause for check in checks for cause in check(field, spec)]

@@ -19,6 +19,9 @@ FEATURE_POLICIES = ("", "force", "require", "optional", "disable", "forbid")  # 
 MUST_BE_POSITIVE = "{} '{}': must be greater than or equal to 0."  # valueMustBePositiveMessagePattern
 TOO_MANY_SOCKETS = "Number of sockets in CPU topology is greater than the maximum sockets allowed"
 
+NIL_MEMORY = ("no spec.domain.memory with dedicated CPUs and no memory request or limit makes KubeVirt's webhook fail "
+              "(nil pointer dereference), so the cluster refuses it")
+
 
 def _at(field: FieldPath, *names: str) -> FieldPath:
     return field.child("domain", *names)
@@ -66,6 +69,11 @@ def _memory_provided(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     if not limit(spec, "memory").is_zero() or not request(spec, "memory").is_zero():
         return []
     mem = memory(spec)
+    if mem is None and cfg.release.memory_provided_panics_without_memory:
+        # validateMemoryLimitAndRequestProvided (v1.5.0-v1.7.3) reads spec.domain.memory.hugepages without
+        # looking for spec.domain.memory: the webhook panics, and the API server refuses the object
+        at = _at(field, "memory")
+        return [at.cause(f"{at}: {NIL_MEMORY}")]
     if mem is not None and mem.get("hugepages") is not None:
         return []
     guest = quantity((mem or {}).get("guest"))

@@ -129,18 +129,26 @@ def io_threads_policy(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[
     return causes
 
 
-def _ramfb_display(gpu: Any) -> bool:
-    """``countConfiguredMDEVRamFBs``: a display whose ``enabled`` and ``ramFB.enabled`` are unset or true."""
+def _ramfb_display(gpu: Any, cfg: ClusterConfig) -> bool:
+    """``countConfiguredMDEVRamFBs``: a display whose ``enabled`` and ``ramFB.enabled`` are unset or true
+    (up to v1.9.0 a ``ramFB`` that is given counts only with ``enabled: true``:
+    ``release.ramfb_unset_counts_enabled``)."""
     display = ((gpu or {}).get("virtualGPUOptions") or {}).get("display")
     if display is None:
         return False
-    ramfb = display.get("ramFB") or {}
-    return display.get("enabled") in (None, True) and ramfb.get("enabled") in (None, True)
+    ramfb = display.get("ramFB")
+    if ramfb is None:
+        ramfb_on = True
+    elif cfg.release.ramfb_unset_counts_enabled:
+        ramfb_on = (ramfb or {}).get("enabled") in (None, True)
+    else:
+        ramfb_on = (ramfb or {}).get("enabled") is True
+    return display.get("enabled") in (None, True) and ramfb_on
 
 
 def mdev_ramfb(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMDEVRamFB``: at most one GPU display with ramfb."""
-    if sum(_ramfb_display(gpu) for gpu in _devices(spec).get("gpus") or []) > 1:
+    if sum(_ramfb_display(gpu, cfg) for gpu in _devices(spec).get("gpus") or []) > 1:
         at = _quirk(field, "GPUs", "domain", "devices", "gpus")
         return [at.cause("configuring multiple displays with ramfb is not valid ")]
     return []
@@ -157,7 +165,9 @@ def host_devices_passthrough(field: FieldPath, spec: Spec, cfg: ClusterConfig) -
 
 
 def grace_io_virtualization(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """``validateGraceIOVirtualization`` (:mod:`.grace`)."""
+    """``validateGraceIOVirtualization`` (:mod:`.grace`), from v1.9.0."""
+    if not cfg.release.validates_grace_io_virtualization:
+        return []
     return grace.validate(field, spec, cfg)
 
 
@@ -186,7 +196,12 @@ def vsock(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 def video_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateVideoConfig``: no video settings for a VM without a graphics device."""
     devices = _devices(spec)
-    if devices.get("video") is not None and devices.get("autoattachGraphicsDevice") is False:
+    if devices.get("video") is None:
+        return []
+    if cfg.release.video_config_needs_gate and not gates.is_enabled(cfg, "VideoConfig"):
+        at = _quirk(field, "video", "domain", "devices", "video")
+        return [at.cause("Video configuration is specified but the VideoConfig feature gate is not enabled")]
+    if devices.get("autoattachGraphicsDevice") is False:
         at = _quirk(field, "video", "domain", "devices", "video")
         return [at.cause("Video configuration is not allowed when autoattachGraphicsDevice is set to false")]
     return []
@@ -198,6 +213,8 @@ def panic_devices(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Caus
     if not devices:
         return []
     at = field.child("domain", "devices", "panicDevices")
+    if cfg.release.panic_devices_need_gate and not gates.is_enabled(cfg, "PanicDevices"):
+        return [at.cause("Panic Devices feature gate is not enabled in kubevirt-config")]
     arch = spec.get("architecture") or cfg.default_architecture
     causes = []
     if arch == "s390x":

@@ -54,7 +54,7 @@ def domain(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     if firmware is not None:
         causes.extend(_bootloader(at.child("firmware", "bootloader"), firmware.get("bootloader")))
         causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), firmware.get("kernelBoot")))
-    tdx = (dom.get("launchSecurity") or {}).get("tdx") is not None
+    tdx = (dom.get("launchSecurity") or {}).get("tdx") is not None and cfg.release.tdx_secure_boot_needs_no_smm
     if secure_boot_enabled(firmware) and not smm_enabled(dom.get("features")) and not tdx:
         causes.append(at.cause(f"{at} has EFI SecureBoot enabled. SecureBoot requires SMM, which is currently "
                                "disabled."))
@@ -125,12 +125,49 @@ def launch_security(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     """``validateLaunchSecurity``: amd64's checks, none on s390x (Secure Execution), else refused."""
     if _domain(spec).get("launchSecurity") is None:
         return []
+    if not cfg.release.launch_security_per_architecture:
+        return _before_v1_7(field, spec, cfg)
     arch = spec.get("architecture") or ""
     if arch == "amd64":
         return _amd64(field, spec, cfg)
     if arch == "s390x":
+        # ValidateLaunchSecurityS390x (v1.7-v1.8): the SecureExecution gate (Beta, off unless named there)
+        if cfg.release.s390x_launch_security_needs_gate and not gates.is_enabled(cfg, "SecureExecution"):
+            at = FieldPath((*field.keys, "domain", "launchSecurity"), field.child("launchSecurity").text)
+            return [at.cause("SecureExecution feature gate is not enabled in kubevirt-config")]
         return []
     return [field.child("architecture").cause(f"No launchSecurity support for architecture: {arch}")]
+
+
+def _before_v1_7(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateLaunchSecurity`` of v1.5 and v1.6: SEV only, whatever the architecture. v1.6 first refuses
+    s390x without the SecureExecution gate, and asks the SEV gate only of SEV; v1.5 asks it of any
+    launchSecurity (``release.launch_security_checks_secure_execution``)."""
+    dom = _domain(spec)
+    sev = dom["launchSecurity"].get("sev")
+    at = FieldPath((*field.keys, "domain", "launchSecurity"), field.child("launchSecurity").text)
+    causes = []
+    if cfg.release.launch_security_checks_secure_execution:
+        if spec.get("architecture") == "s390x" and not gates.is_enabled(cfg, "SecureExecution"):
+            causes.append(at.cause("SecureExecution feature gate is not enabled in kubevirt-config"))
+        gate_missing = sev is not None and not gates.is_enabled(cfg, "WorkloadEncryptionSEV")
+    else:
+        gate_missing = not gates.is_enabled(cfg, "WorkloadEncryptionSEV")
+    if gate_missing:
+        return [*causes, at.cause("WorkloadEncryptionSEV feature gate is not enabled in kubevirt-config")]
+    if sev is None:
+        return causes
+    firmware = dom.get("firmware")
+    if efi(firmware) is None:
+        causes.append(at.cause("SEV requires OVMF (UEFI)"))
+    elif secure_boot_enabled(firmware):
+        causes.append(at.cause("SEV does not work along with SecureBoot"))
+    if (sev or {}).get("attestation") is not None and spec.get("startStrategy") != "Paused":
+        causes.append(at.cause("SEV attestation requires VMI StartStrategy 'Paused'"))
+    for iface in ((dom.get("devices") or {}).get("interfaces") or []):
+        if (iface or {}).get("bootOrder") is not None:
+            causes.append(at.cause(f"SEV does not work with bootable NICs: {(iface or {}).get('name') or ''}"))
+    return causes
 
 
 def _amd64(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..api.gomatch import match
 from ..config import ClusterConfig
-from . import arch
+from . import arch, gates
 from . import hyperv as hyperv_rules
 from .cause import Cause, FieldPath, Spec
 from .resources import domain, section
@@ -31,10 +31,26 @@ def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
 
 def per_arch(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``ValidateVirtualMachineInstancePerArch`` (VMI webhook only)."""
-    return arch.validate(field, spec)
+    return arch.validate(field, spec, cfg.release)
 
 
 def hyperv(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``ValidateVirtualMachineInstanceHyperv`` (VMI webhook only), ``field`` being
     ``spec.domain.features.hyperv``."""
     return hyperv_rules.validate(field, spec)
+
+
+# virt-api's own architecture (runtime.GOARCH): KubeVirt's release images run it on amd64.
+VIRT_API_ARCHITECTURE = "amd64"
+
+
+def multi_architecture(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+    """``validateArchitecture`` (before v1.8.0, ``release.architecture_needs_multi_architecture_gate``): an
+    architecture other than virt-api's needs the MultiArchitecture gate."""
+    if not cfg.release.architecture_needs_multi_architecture_gate:
+        return []
+    arch = spec.get("architecture") or ""
+    if arch and arch != VIRT_API_ARCHITECTURE and not gates.is_enabled(cfg, "MultiArchitecture"):
+        at = field.child("architecture")
+        return [at.cause(f"MultiArchitecture feature gate is not enabled in kubevirt-config, invalid entry {at}")]
+    return []

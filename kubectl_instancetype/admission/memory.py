@@ -61,6 +61,8 @@ def hugepages_requests(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
         return []
     page = hugepages.get("pageSize") or ""
     at_page = _at(field, "memory", "hugepages", "pageSize")
+    if not cfg.release.hugepages_causes_at_page_size:  # KubeVirt's text before v1.8.0, at the same field
+        at_page = FieldPath(at_page.keys, field.child("domain", "hugepages", "size").text)
     try:
         size = parse_quantity(page).value()
     except QuantityError:
@@ -122,7 +124,7 @@ def mandatory_fields(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     if mem is not None and (mem.get("guest") is not None or mem.get("hugepages") is not None):
         return []
     guest = _at(field, "memory", "guest")
-    page = _at(field, "memory", "hugepages", "pageSize")
+    page = _at(field, "memory", "hugepages", "pageSize" if cfg.release.hugepages_causes_at_page_size else "size")
     requested = _at(field, "resources", "requests", "memory")
     return [Cause(f"no memory requested, at least one of '{guest}', '{page}' or '{requested}' must be set")]
 

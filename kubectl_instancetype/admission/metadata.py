@@ -39,5 +39,7 @@ def vmi_metadata(field: FieldPath, metadata: Spec, cfg: ClusterConfig, kubevirt_
 
 
 def grace_io_annotations(field: FieldPath, spec: Spec, annotations: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """Grace GPU passthrough's annotations (:func:`.grace.annotation_causes`)."""
+    """Grace GPU passthrough's annotations (:func:`.grace.annotation_causes`), from v1.9.0."""
+    if not cfg.release.validates_grace_io_virtualization:
+        return []
     return grace.annotation_causes(field, spec, annotations, cfg)

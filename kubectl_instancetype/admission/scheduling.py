@@ -93,7 +93,7 @@ def reboot_policy(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Caus
 def service_account_name(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateServiceAccountName``: a DNS-1123 subdomain, the one a serviceAccount volume names."""
     name = spec.get("serviceAccountName") or ""
-    if not name:
+    if not name or not cfg.release.validates_service_account_name:
         return []
     at = field.child("serviceAccountName")
     causes = []

@@ -15,7 +15,10 @@ from .vm import Verdict
 
 
 def storage_validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
-    """SIG-Storage's VMI validator (pkg/storage/admitters/vmi-storage-admitter.go, ``Validate``)."""
+    """SIG-Storage's VMI validator (pkg/storage/admitters/vmi-storage-admitter.go, ``Validate``): registered
+    after v1.9.0 only (``release.vmi_webhook_repeats_disk_causes``), so main gives these causes a second time."""
+    if not cfg.release.vmi_webhook_repeats_disk_causes:
+        return []
     return [
         *volumes.container_disks(field, spec, cfg),
         *volumes.utility_volumes_on_creation(field, spec, cfg),

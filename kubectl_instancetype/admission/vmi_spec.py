@@ -32,6 +32,7 @@ RULES: tuple[Rule, ...] = (
     cpu.realtime,
     scheduling.affinity,
     scheduling.topology_spread_constraints,
+    machine.multi_architecture,
     network.validate,
     network.dra_creation,
     devices.boot_order,

@@ -83,6 +83,11 @@ FACTS: tuple[Fact, ...] = (
          "no pci-topology annotation for s390x (SupportsPCIeHotplug(architecture))"),
     Fact("pci_topology_needs_hotplug_machine", {(1, 6): 6, (1, 7): 4, (1, 8): 3},
          "no pci-topology annotation unless the machine type is q35 or arm64 virt (SupportsPCIeHotplug(spec))"),
+    Fact("infers_from_volume_snapshot", {(1, 9): 0},
+         "pkg/instancetype/infer/volume.go fromVolumeSnapshot: inferFromVolume follows a DataVolume's or "
+         "DataSource's snapshot source to the VolumeSnapshot's labels (before: 'unable to infer defaults from "
+         "DataSource that doesn't provide DataVolumeSourcePVC', and a DataVolumeSpec with a snapshot source is "
+         "'... as DataVolumeSource is not supported')"),
     Fact("architecture_from_datasource_label", {(1, 6): 4, (1, 7): 0},
          "inferFromVolume also takes the architecture from the DataSource's instancetype.kubevirt.io/"
          "default-architecture label"),
@@ -95,20 +100,85 @@ FACTS: tuple[Fact, ...] = (
     Fact("applies_preferred_launch_security", {(1, 9): 0},
          "preference preferredLaunchSecurity, and the deprecation warning of instancetype launchSecurity"),
     # --- VMI defaults (pkg/defaults, pkg/virt-api/webhooks/mutating-webhook/mutators/vmi-mutator.go)
+    Fact("annotates_tdx_qgs_socket", {(1, 9): 0},
+         "vmi-mutator.go: a TDX VMI gets the kubevirt.io/qgs-socket-path annotation (confidentialCompute.tdx."
+         "attestation.qgsSocketPath)"),
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
     Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
          "pkg/defaults/arm64.go setDefaultArm64Bootloader: an EFI boot loader that does not say gets "
          "secureBoot: false (before, only the EFI loader KubeVirt adds itself has it)"),
     # --- the VM and VMI admission webhooks (rules of kubectl_instancetype/admission ask these)
+    Fact("discontinues_passt_and_macvtap_bindings", {(1, 8): 0},
+         "pkg/network/admitter/discontinued.go: passt and macvtap are refused on creation as discontinued "
+         "since v1.3 (before: slirp only; macvtap.go and passt.go checked the Macvtap/Passt gates and the "
+         "network, and they counted as binding methods)"),
     Fact("interface_needs_exactly_one_binding", {(1, 9): 0},
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
+    Fact("memory_provided_panics_without_memory", {(1, 5): 0, (1, 7): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided (dedicated CPUs; replaced by "
+         "validateMemoryIsProvided in v1.7.4): without spec.domain.memory and no memory request or limit it "
+         "dereferences nil and the webhook fails"),
+    Fact("hugepages_causes_at_page_size", {(1, 8): 0},
+         "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
+         "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
+         "spec.domain.memory.hugepages.size in 'no memory requested, ...')"),
+    Fact("architecture_needs_multi_architecture_gate", {(1, 5): 0, (1, 8): None},
+         "vmi-create-admitter.go validateArchitecture (gone in v1.8.0): an architecture other than virt-api's "
+         "own (amd64) needs the MultiArchitecture gate"),
+    Fact("virtiofs_config_volumes_need_gate", {(1, 5): 0, (1, 8): None},
+         "vmi-create-admitter.go validateFilesystemsWithVirtIOFSEnabled (before v1.8.0): a config volume "
+         "(ConfigMap, Secret, ServiceAccount, DownwardAPI) as a filesystem needs EnableVirtioFsConfigVolumes or "
+         "ExperimentalVirtiofsSupport, a storage volume either EnableVirtioFsStorageVolumes or "
+         "ExperimentalVirtiofsSupport"),
+    Fact("video_config_needs_gate", {(1, 6): 0, (1, 9): None},
+         "vmi-create-admitter.go validateVideoConfig: 'Video configuration is specified but the VideoConfig "
+         "feature gate is not enabled' at spec.video (and nothing else checked) while the gate is off; v1.9.0 "
+         "dropped the gate check"),
+    Fact("panic_devices_need_gate", {(1, 6): 0, (1, 9): None},
+         "vmi-create-admitter.go validatePanicDevices: 'Panic Devices feature gate is not enabled in "
+         "kubevirt-config' (and nothing else checked) while the PanicDevices gate is off; gone in v1.9.0"),
+    Fact("launch_security_per_architecture", {(1, 7): 0},
+         "vmi-create-admitter.go validateLaunchSecurity: amd64's SEV/SNP/TDX checks (webhooks/amd64.go), "
+         "s390x's, 'No launchSecurity support for architecture' for others; before v1.7.0 SEV checks only"),
+    Fact("launch_security_checks_secure_execution", {(1, 6): 0},
+         "v1.6's validateLaunchSecurity: 'SecureExecution feature gate is not enabled in kubevirt-config' on "
+         "s390x, and the WorkloadEncryptionSEV gate only for SEV (v1.5: for any launchSecurity)"),
+    Fact("s390x_launch_security_needs_gate", {(1, 7): 0, (1, 9): None},
+         "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
+         "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. from v1.7.0, in "
+         "the per-architecture checks (v1.6 has its own: launch_security_checks_secure_execution)"),
+    Fact("persistent_reservation_configuration", {(1, 9): 0},
+         "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
+         "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "
+         "PersistentReservation gate, 'PersistentReservation feature gate is not enabled in kubevirt-config')"),
+    Fact("validates_grace_io_virtualization", {(1, 9): 0},
+         "admitters/grace_io_virtualization.go (new in v1.9.0): validateGraceIOVirtualization and its "
+         "annotations"),
+    Fact("validates_service_account_name", {(1, 9): 0},
+         "vmi-create-admitter.go validateServiceAccountName (new in v1.9.0)"),
+    Fact("tdx_secure_boot_needs_no_smm", {(1, 9): 0},
+         "vmi-create-admitter.go: SecureBoot without SMM is allowed under TDX (v1.9.0)"),
+    Fact("forward_port_causes_at_port", {(1, 9): 0},
+         "pkg/network/admitter/netiface.go validateForwardPortInRange/NonZero: the causes sit at ports[i].port and "
+         "65536 is out of range (before: at ports[i], and only > 65536 refused)"),
+    Fact("knows_port_ranges", {(1, 9): 0},
+         "pkg/network/admitter/netiface.go validatePortRangesConfiguration and interfaces[].portRanges (v1.9.0)"),
+    Fact("knows_dra_networks", {(1, 9): 0},
+         "pkg/network/admitter/dra.go validateNetworkDevicesWithDRA and networks[].resourceClaim (v1.9.0)"),
     Fact("vmi_webhook_repeats_disk_causes", {(1, 10): 0},
          "main's VMI create webhook runs the storage spec validators a second time (the storage validators it "
          "registers besides ValidateVirtualMachineInstanceSpec): each disk cause, e.g. 'Logical size 4096 must "
          "be 512 for SATA devices', comes twice; v1.9.0 gives it once (kv-expand at v1.9.0 and main, 831 inputs)"),
+    Fact("ramfb_unset_counts_enabled", {(1, 10): 0},
+         "vmi-create-admitter.go countConfiguredMDEVRamFBs: a ramFB without enabled counts as enabled (main, "
+         "after v1.9.0; before, only ramFB.enabled: true counts, so two such displays are admitted)"),
+    Fact("arm64_refuses_efi_secure_boot", {(1, 5): 0, (1, 8): (0, 3), (1, 9): None},
+         "pkg/virt-api/webhooks/arm64.go validateBootOptions: 'UEFI secure boot is currently not supported on "
+         "aarch64 Arch' for an EFI boot loader whose secureBoot is unset or true (removed in v1.8.3, with the "
+         "arm64 default secureBoot: false)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),

@@ -20,6 +20,8 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
                trace: Trace = NO_TRACE, release: Release = DEFAULT) -> list[str]:
     """Apply ``it`` then ``pref`` to ``spec``/``meta`` as ``release`` does; the conflict paths, in KubeVirt's
     order."""
+    if it is not None and not release.applies_instancetype_io_threads and "ioThreads" in it:
+        it = {k: v for k, v in it.items() if k != "ioThreads"}  # a v1.7.0 field: Go's decoding drops it before
     if it is not None:
         appliers = instancetype.APPLIERS
         if not release.memory_conflicts_only_guest:
@@ -35,9 +37,20 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
 
 
 def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
-    """``pref`` without what ``release`` does not apply: before v1.9.0 ``preferredPanicDeviceModel`` only
-    fills in the model of the VM's own panic devices and creates none."""
+    """``pref`` without what ``release`` does not apply: the fields its API does not have (Go's decoding of a
+    ControllerRevision drops them: ``preferredLaunchSecurity`` and ``devices.preferredVideoType`` before v1.9.0,
+    ``preferredArchitecture`` before v1.7.0),
+    and before v1.9.0 ``preferredPanicDeviceModel`` only fills in the model of the VM's own panic devices and
+    creates none."""
+    unknown = [key for key, known in (("preferredLaunchSecurity", release.applies_preferred_launch_security),
+                                      ("preferredArchitecture", release.applies_preferred_architecture))
+               if not known and key in pref]
+    if unknown:
+        pref = {k: v for k, v in pref.items() if k not in unknown}
     devices = pref.get("devices")
+    if not release.applies_preferred_video_type and isinstance(devices, dict) and "preferredVideoType" in devices:
+        devices = {k: v for k, v in devices.items() if k != "preferredVideoType"}
+        pref = {**pref, "devices": devices}
     if release.creates_panic_device or not isinstance(devices, dict) or "preferredPanicDeviceModel" not in devices:
         return pref
     if ((spec.get("domain") or {}).get("devices") or {}).get("panicDevices"):

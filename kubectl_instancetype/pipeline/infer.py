@@ -12,6 +12,7 @@ from typing import Any
 
 from ..api.matchers import MatcherKind
 from ..api.names import INFER_LABEL_PREFIX, not_found
+from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..catalog.hints import volume_hint
 from ..errors import KubeVirtError
@@ -31,8 +32,8 @@ class _Labels:
     field: tuple[str, str]  # the matcher's field, where errors point
 
 
-def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup) -> None:
-    """Rewrite ``vm``'s matcher in place from its volume's labels (mutating-webhook semantics)."""
+def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup, release: Release = DEFAULT) -> None:
+    """Rewrite ``vm``'s matcher in place from its volume's labels (mutating-webhook semantics of ``release``)."""
     spec = vm.get("spec") or {}
     m = spec.get(matcher.field)
     if not isinstance(m, dict) or not m.get("inferFromVolume"):
@@ -41,7 +42,7 @@ def infer_matcher(matcher: MatcherKind, vm: Spec, namespace: str, lookup: Lookup
     prefix = f"{INFER_LABEL_PREFIX}{matcher.field}"
     labels = _Labels(prefix, f"{prefix}-kind", matcher.path)
     try:
-        name, kind = _Resolver(vm, namespace, lookup, labels).from_volume(m["inferFromVolume"])
+        name, kind = _Resolver(vm, namespace, lookup, labels, release).from_volume(m["inferFromVolume"])
     except Ignorable:
         if not ignore:
             raise
@@ -61,6 +62,7 @@ class _Resolver:
     namespace: str
     lookup: Lookup
     labels: _Labels
+    release: Release = DEFAULT
 
     def refusal(self, message: str) -> KubeVirtError:
         return KubeVirtError(message, STAGE, field=self.labels.field)
@@ -115,7 +117,7 @@ class _Resolver:
         source = spec.get("source") or {}
         if source.get("pvc") is not None:
             return self.from_pvc(source["pvc"].get("name") or "", source["pvc"].get("namespace") or "")
-        if source.get("snapshot") is not None:
+        if source.get("snapshot") is not None and self.release.infers_from_volume_snapshot:
             snap = source["snapshot"]
             return self.from_snapshot(snap.get("name") or "", snap.get("namespace") or "")
         ref = spec.get("sourceRef")
@@ -137,6 +139,8 @@ class _Resolver:
         source = (ds.get("spec") or {}).get("source") or {}
         if source.get("pvc") is not None:
             return self.from_pvc(source["pvc"].get("name") or "", source["pvc"].get("namespace") or "")
+        if not self.release.infers_from_volume_snapshot:
+            raise self.ignorable("unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC")
         if source.get("snapshot") is not None:
             snap = source["snapshot"]
             return self.from_snapshot(snap.get("name") or "", snap.get("namespace") or "")

@@ -70,7 +70,7 @@ def mutate_matchers(vm: Spec, namespace: str, lookup: Lookup, release: Release =
             raise KubeVirtError(", ".join(message for message, _ in causes), STAGE, field=causes[0][1])
     out = clone_json(vm)
     for matcher in MATCHERS:
-        infer_matcher(matcher, out, namespace, lookup)
+        infer_matcher(matcher, out, namespace, lookup, release)
     return out
 
 
@@ -81,7 +81,8 @@ def preferred_defaults(vm: Spec, ctx: Context) -> Spec:
         return vm
     trace = ctx.trace(TEMPLATE)
     spec = child(child(child(vm, "spec"), "template"), "spec")
-    if pref.get("preferredArchitecture") and not spec.get("architecture"):
+    known = ctx.config.release.applies_preferred_architecture  # a v1.7.0 field
+    if known and pref.get("preferredArchitecture") and not spec.get("architecture"):
         spec["architecture"] = pref["preferredArchitecture"]
         trace.by_preference(("architecture",), "spec.preferredArchitecture")
     machine_type = (pref.get("machine") or {}).get("preferredMachineType")

@@ -29,7 +29,8 @@ def cluster_annotations(spec: Spec, cfg: ClusterConfig) -> dict[str, str]:
     isolated = (domain.get("cpu") or {}).get("isolateEmulatorThread") is True
     if isolated and EVEN_PARITY_ANNOTATION in cfg.cr_annotations and ALIGN_CPUS_GATE in cfg.feature_gates:
         out[EVEN_PARITY_ANNOTATION] = ""
-    if (domain.get("launchSecurity") or {}).get("tdx") is not None and cfg.qgs_socket_path:
+    tdx = (domain.get("launchSecurity") or {}).get("tdx") is not None
+    if tdx and cfg.qgs_socket_path and cfg.release.annotates_tdx_qgs_socket:
         out[QGS_SOCKET_ANNOTATION] = cfg.qgs_socket_path
     return out
 

@@ -12,11 +12,22 @@ from .spec import InterfaceCheck, Item, each_interface, has, interfaces_path, is
 BINDINGS = ("bridge", "masquerade", "sriov", "passtBinding", "binding")
 # pkg/network/link/mac.go, StaticMasqueradeBridgeMAC: the in-pod bridge's own address.
 MASQUERADE_BRIDGE_MAC = "02:00:00:00:00:00"
+# ``hasInterfaceBindingMethod`` before v1.9.0: v1.8's methods, and before v1.8.0 the discontinued ones instead of
+# passtBinding (release.discontinues_passt_and_macvtap_bindings).
+METHODS = ("bridge", "masquerade", "sriov", "passtBinding")
+METHODS_BEFORE_V1_8 = ("bridge", "masquerade", "sriov", "slirp", "macvtap", "passt")
 
 
 def binding_exists(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
-    """``validateInterfaceBindingExists``."""
+    """``validateInterfaceBindingExists``: exactly one binding method or plugin; before v1.9.0 only not both
+    a plugin and a method (``release.interface_needs_exactly_one_binding``)."""
     at = interfaces_path(field).index(idx)
+    if not cfg.release.interface_needs_exactly_one_binding:
+        methods = METHODS if cfg.release.discontinues_passt_and_macvtap_bindings else METHODS_BEFORE_V1_8
+        if has(iface, "binding") and any(has(iface, b) for b in methods):
+            return [at.child("binding").cause(
+                f"logical {name(iface)} interface cannot have both binding plugin and interface binding method")]
+        return []
     if sum(has(iface, b) for b in BINDINGS) != 1:
         return [at.cause(f"logical {name(iface)} interface must have exactly one binding method or binding plugin")]
     return []
@@ -44,9 +55,33 @@ def bridge(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfi
     return []
 
 
-def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
-    """``validatePasstBinding``: the PasstBinding gate, and the pod network."""
+def macvtap(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validateMacvtapBinding`` (before v1.8.0, when macvtap was not yet refused as discontinued): the
+    Macvtap gate, and a Multus network."""
     at = interfaces_path(field).index(idx)
+    if cfg.release.discontinues_passt_and_macvtap_bindings or not has(iface, "macvtap"):
+        return []
+    causes = []
+    if not gates.is_enabled(cfg, "Macvtap"):
+        causes.append(at.child("name").cause("Macvtap feature gate is not enabled"))
+    if not has(net, "multus"):
+        causes.append(at.child("name").cause("Macvtap interface only implemented with Multus network"))
+    return causes
+
+
+def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
+    """``validatePasstBinding``: the PasstBinding gate, and the pod network. Before v1.8.0 the same for the
+    ``passt`` binding and its Passt gate."""
+    at = interfaces_path(field).index(idx)
+    if not cfg.release.discontinues_passt_and_macvtap_bindings:
+        if not has(iface, "passt"):
+            return []
+        causes = []
+        if not gates.is_enabled(cfg, "Passt"):
+            causes.append(at.child("name").cause("Passt feature gate is not enabled"))
+        if not is_pod(net):
+            causes.append(at.child("name").cause("Passt interface only implemented with pod network"))
+        return causes
     if not has(iface, "passtBinding"):
         return []
     causes = []
@@ -57,7 +92,7 @@ def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
     return causes
 
 
-CHECKS: tuple[InterfaceCheck, ...] = (binding_exists, masquerade, bridge, passt)
+CHECKS: tuple[InterfaceCheck, ...] = (binding_exists, masquerade, bridge, macvtap, passt)
 
 
 def interface_binding(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

@@ -17,8 +17,10 @@ DISCONTINUED = (
 def discontinued_bindings(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateDiscontinuedBindings``: one cause per discontinued binding, interface by interface."""
     causes = []
+    # before v1.8.0 only slirp (validateCreationSlirpBinding); passt and macvtap had their own checks
+    found = DISCONTINUED if cfg.release.discontinues_passt_and_macvtap_bindings else DISCONTINUED[:1]
     for idx, iface in enumerate(interfaces(spec)):
-        for binding, message in DISCONTINUED:
+        for binding, message in found:
             if has(iface, binding):
                 causes.append(interfaces_path(field).index(idx).child(binding).cause(message))
     return causes

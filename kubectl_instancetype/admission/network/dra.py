@@ -13,6 +13,8 @@ def network_devices(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     """Under the NetworkDevicesWithDRA gate, never beside Multus; each DRA network with an SR-IOV or plugin
     interface, a claim and a request name, a claim of ``spec.resourceClaims``, and a pair of its own."""
     nets = networks(spec)
+    if not cfg.release.knows_dra_networks:  # no networks[].resourceClaim before v1.9.0
+        return []
     if not any(claim(n) is not None for n in nets):
         return []
     if not gates.is_enabled(cfg, "NetworkDevicesWithDRA"):

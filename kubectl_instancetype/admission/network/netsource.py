@@ -29,7 +29,8 @@ def single_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> l
     """``validateSingleNetworkSource``: a pod, Multus or DRA source, and only one."""
     causes = []
     for idx, net in enumerate(networks(spec)):
-        count = is_pod(net) + (multus(net) is not None) + (claim(net) is not None)
+        dra = claim(net) is not None and cfg.release.knows_dra_networks  # Go drops the field before v1.9.0
+        count = is_pod(net) + (multus(net) is not None) + dra
         if count == 0:
             causes.append(networks_path(field).index(idx).cause("should have a network type"))
         elif count > 1:

@@ -46,10 +46,13 @@ def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
         seen.add(port_name)
     for i, port in enumerate(_ports(iface)):
         where, port_number = at.child("ports").index(i), number(port, "port")
+        # before v1.9.0 both causes sit at ports[i], and 65536 passes (release.forward_port_causes_at_port)
+        at_port = where.child("port") if cfg.release.forward_port_causes_at_port else where
+        too_big = port_number >= 65536 if cfg.release.forward_port_causes_at_port else port_number > 65536
         if port_number == 0:
-            causes.append(where.child("port").cause("Port field is mandatory."))
-        if port_number < 0 or port_number >= 65536:
-            causes.append(where.child("port").cause("Port field must be in range 0 < x < 65536."))
+            causes.append(at_port.cause("Port field is mandatory."))
+        if port_number < 0 or too_big:
+            causes.append(at_port.cause("Port field must be in range 0 < x < 65536."))
         if text(port, "protocol") not in ("", *PROTOCOLS):
             causes.append(where.child("protocol").cause("Unknown protocol, only TCP or UDP allowed"))
     return causes
@@ -59,6 +62,8 @@ def port_ranges(field: FieldPath, idx: int, iface: Item, net: Item, cfg: Cluster
     """``validatePortRangesConfiguration``: only under the PortRangesSpec gate; on the pod network, not with
     ``ports``, on masquerade only, and valid, non-overlapping ranges."""
     at = interfaces_path(field).index(idx)
+    if not cfg.release.knows_port_ranges:  # no portRanges field before v1.9.0: Go's decoding drops it
+        return []
     if not gates.is_enabled(cfg, "PortRangesSpec"):
         if has_items(iface, "portRanges"):
             return [at.child("name").cause(

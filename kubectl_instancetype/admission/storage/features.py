@@ -13,7 +13,10 @@ PERSISTENT_RESERVATION = "PersistentReservation"
 
 def persistent_reservation_enabled(cfg: ClusterConfig) -> bool:
     """``PersistentReservationEnabled``: ``persistentReservationConfiguration.enabled`` when set, else the gate
-    named in the configuration (named, not merely GA: KubeVirt reads the list itself)."""
+    named in the configuration (named, not merely GA: KubeVirt reads the list itself). Before v1.9.0 the gate
+    alone (``isFeatureGateEnabled``)."""
+    if not cfg.release.persistent_reservation_configuration:
+        return gates.is_enabled(cfg, PERSISTENT_RESERVATION)
     enabled = mapping(cfg.raw.get("persistentReservationConfiguration")).get("enabled")
     if isinstance(enabled, bool):
         return enabled
@@ -25,6 +28,8 @@ def persistent_reservation(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> l
     wanted = any(mapping(d.get("lun")).get("reservation") is True for d in disks(spec) if is_set(d, "lun"))
     if wanted and not persistent_reservation_enabled(cfg):
         at = field.child("domain", "devices", "disks", "luns", "reservation")
+        if not cfg.release.persistent_reservation_configuration:
+            return [at.cause(f"{PERSISTENT_RESERVATION} feature gate is not enabled in kubevirt-config")]
         return [at.cause("persistent reservation is not enabled in kubevirt config")]
     return []
 
@@ -49,7 +54,18 @@ def virtiofs_filesystems(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> lis
         if volume is None:
             continue
         storage = is_set(volume, "persistentVolumeClaim") or is_set(volume, "dataVolume")
-        if storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes"):
+        if not cfg.release.virtiofs_config_volumes_need_gate:
+            if storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes"):
+                causes.append(field.child("domain", "devices", "filesystems").cause(
+                    "virtiofs is not allowed: virtiofs feature gate is not enabled for PVC"))
+            continue
+        # before v1.8.0: config volumes need their gate too, and the old ExperimentalVirtiofsSupport opens both
+        old = gates.is_enabled(cfg, "ExperimentalVirtiofsSupport")
+        config = any(is_set(volume, k) for k in ("configMap", "secret", "serviceAccount", "downwardAPI"))
+        if config and not gates.is_enabled(cfg, "EnableVirtioFsConfigVolumes") and not old:
+            causes.append(field.child("domain", "devices", "filesystems").cause(
+                "virtiofs is not allowed: virtiofs feature gate is not enabled for config volumes"))
+        elif storage and not gates.is_enabled(cfg, "EnableVirtioFsStorageVolumes") and not old:
             causes.append(field.child("domain", "devices", "filesystems").cause(
                 "virtiofs is not allowed: virtiofs feature gate is not enabled for PVC"))
     return causes
