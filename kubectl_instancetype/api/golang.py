@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -50,13 +51,18 @@ def go_json(value: Any) -> str:
     value, marked = _go_numbers(value)
     text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     if marked:
-        text = _MARKED.sub(lambda m: m.group(1), text)
+        text = _marked_re().sub(lambda m: m.group(1), text)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 _MARK = "\x00go-number:"
-_MARKED = re.compile(r'"\\u0000go-number:([^"]*)"')
+
+
+@cache
+def _marked_re() -> re.Pattern[str]:
+    """A marked Go number (compiled on first use)."""
+    return re.compile(r'"\\u0000go-number:([^"]*)"')
 
 
 def _go_numbers(value: Any) -> tuple[Any, bool]:
