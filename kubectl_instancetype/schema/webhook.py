@@ -125,8 +125,6 @@ def _type_problem(value: Any, node: Node) -> str | None:
 
 
 # strfmt's DateTimePattern (go-openapi/strfmt time.go), applied to the part after the first "t"
-
-
 @cache
 def _time_re() -> re.Pattern[str]:
     """A full-time (compiled on first use)."""

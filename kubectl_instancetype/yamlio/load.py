@@ -219,8 +219,6 @@ def events(text: str) -> Iterator[Any]:
 # non-blank is no indicator in block context for either parser, so this reads the text exactly as go-yaml
 # does, positions included (one character for one), and nothing else about the reading changes (tabs,
 # escapes, directives are libyaml's rules as for every other text). Clean texts pay nothing.
-
-
 @cache
 def _word_colon_re() -> re.Pattern[str]:
     """A colon inside a plain word (compiled on first use)."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+
 # PCI_ADDRESS_PATTERN; Go's \d is ASCII only.
-
-
 @cache
 def pci_address_re() -> re.Pattern[str]:
     """A PCI address (compiled on first use)."""
