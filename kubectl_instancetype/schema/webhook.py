@@ -94,8 +94,10 @@ def _go_kind(value: Any) -> tuple[str, str]:
         return "boolean", ""
     if isinstance(value, (int, float)):
         return "number", "float64"
-    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
-    return names.get(type(value), "string"), ""
+    return _GO_KINDS.get(type(value), "string"), ""
+
+
+_GO_KINDS: dict[type, str] = {str: "string", list: "array", dict: "object"}
 
 
 def _whole(value: Any) -> bool:
