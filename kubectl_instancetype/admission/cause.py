@@ -18,35 +18,83 @@ Spec = dict[str, Any]
 MAX_CAUSES = 10  # pkg/util/webhooks/webhooks.go, ToAdmissionResponse
 
 
-@dataclass(frozen=True)
 class FieldPath:
-    """A field of the object under review: KubeVirt's spelling (``str()``) and the document keys."""
+    """A field of the object under review: KubeVirt's spelling (``str()``, ``text``) and the document keys
+    (``keys``). An immutable value, compared and hashed by both.
 
-    keys: tuple[Key, ...] = ()
-    text: str = ""
+    The rules build a path for every field they look at and name one only when they refuse it: a path made
+    by ``child``, ``index`` or ``key`` holds its parent and its step, and spells ``keys`` and ``text`` on
+    first use (a quarter of the admission time of a clean VM went to spelling paths nobody read).
+    """
+
+    __slots__ = ("_keys", "_kind", "_parent", "_step", "_text")  # keys and text have no setter: immutable
+
+    def __init__(self, keys: tuple[Key, ...] = (), text: str = "") -> None:
+        self._parent: FieldPath | None = None
+        self._step: Any = None
+        self._kind = ""
+        self._keys: tuple[Key, ...] | None = keys
+        self._text: str | None = text
 
     @staticmethod
     def of(*names: str) -> FieldPath:
         """``field.NewPath(names...)``."""
         return FieldPath().child(*names)
 
+    def _below(self, kind: str, step: Any) -> FieldPath:
+        path = FieldPath.__new__(FieldPath)
+        path._parent, path._step, path._kind, path._keys, path._text = self, step, kind, None, None
+        return path
+
     def child(self, *names: str) -> FieldPath:
         """``Child(names...)``: each name a field below this one."""
-        keys, text = self.keys, self.text
-        for name in names:
-            keys, text = (*keys, name), f"{text}.{name}" if text else name
-        return FieldPath(keys, text)
+        return self._below("child", names)
 
     def index(self, i: int) -> FieldPath:
         """``Index(i)``: the i-th item of this list."""
-        return FieldPath((*self.keys, i), f"{self.text}[{i}]")
+        return self._below("index", i)
 
     def key(self, k: str) -> FieldPath:
         """``Key(k)``: the entry ``k`` of this map."""
-        return FieldPath((*self.keys, k), f"{self.text}[{k}]")
+        return self._below("key", k)
+
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        """The document keys of the field."""
+        if self._keys is None:
+            assert self._parent is not None
+            steps = self._step if self._kind == "child" else (self._step,)
+            self._keys = (*self._parent.keys, *steps)
+        return self._keys
+
+    @property
+    def text(self) -> str:
+        """KubeVirt's spelling of the field (``spec.domain.devices.disks[0]``)."""
+        if self._text is None:
+            assert self._parent is not None
+            text = self._parent.text
+            if self._kind == "child":
+                for name in self._step:
+                    text = f"{text}.{name}" if text else name
+            else:
+                text = f"{text}[{self._step}]"
+            self._text = text
+        return self._text
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        return f"FieldPath(keys={self.keys!r}, text={self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, FieldPath)
+        return (self.keys, self.text) == (other.keys, other.text)
+
+    def __hash__(self) -> int:
+        return hash((self.keys, self.text))
 
     def cause(self, message: str) -> Cause:
         """A cause naming this field."""

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from decimal import Decimal
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
@@ -50,13 +53,18 @@ def go_json(value: Any) -> str:
     value, marked = _go_numbers(value)
     text = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     if marked:
-        text = _MARKED.sub(lambda m: m.group(1), text)
+        text = _marked_re().sub(lambda m: m.group(1), text)
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 _MARK = "\x00go-number:"
-_MARKED = re.compile(r'"\\u0000go-number:([^"]*)"')
+
+
+@cache
+def _marked_re() -> re.Pattern[str]:
+    """A marked Go number (compiled on first use)."""
+    return re.compile(r'"\\u0000go-number:([^"]*)"')
 
 
 def _go_numbers(value: Any) -> tuple[Any, bool]:
@@ -102,6 +110,14 @@ def go_number(value: int | float) -> int | float:
     return value
 
 
+def _exact(value: float) -> Decimal:
+    """The decimal digits of ``value``'s shortest repr (decimal imported on first use: few documents hold
+    floats)."""
+    from decimal import Decimal
+
+    return Decimal(repr(value))
+
+
 def go_float_json(value: float) -> str:
     """A float64 as Go's encoding/json writes it: plain digits below 1e21, else exponent form (``1e+21``,
     ``1e-7``), always the shortest text that reads back the same."""
@@ -111,7 +127,7 @@ def go_float_json(value: float) -> str:
         mantissa, _, exponent = text.partition("e")
         sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
         return f"{mantissa}e{sign}{digits}"
-    return format(Decimal(repr(value)).normalize(), "f")
+    return format(_exact(value).normalize(), "f")
 
 
 def go_float_v(value: float) -> str:
@@ -122,11 +138,11 @@ def go_float_v(value: float) -> str:
         return {True: "+Inf", False: "-Inf"}[value > 0] if value == value else "NaN"
     if value == 0:
         return "0"
-    exponent = Decimal(repr(value)).adjusted()
+    exponent = _exact(value).adjusted()
     if exponent < -4 or exponent >= 6:
         mantissa, _, power = repr(value).partition("e")
         if not power:  # repr chose plain digits: write it as Go's exponent form
-            mantissa, _, power = f"{Decimal(repr(value)).normalize():e}".partition("e")
+            mantissa, _, power = f"{_exact(value).normalize():e}".partition("e")
         sign, digits = power[0], power[1:].lstrip("0")
         return f"{mantissa}e{sign}{digits.rjust(2, '0')}"
-    return format(Decimal(repr(value)).normalize(), "f")
+    return format(_exact(value).normalize(), "f")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..errors import UsageError
@@ -250,7 +251,11 @@ BY_NAME: dict[str, Release] = {release.name: release for release in RELEASES}
 DEFAULT: Release = [release for release in RELEASES if release.name != MAIN][-1]
 MAIN_RELEASE: Release = BY_NAME[MAIN]
 
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+@cache
+def _version_re() -> re.Pattern[str]:
+    """A release version (compiled on first use)."""
+    return re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 def known_versions() -> str:
@@ -267,7 +272,7 @@ def resolve(text: str, where: str = "--kubevirt-version") -> Release:
     text = text.strip()
     if text == MAIN:
         return MAIN_RELEASE
-    match = _VERSION.fullmatch(text)
+    match = _version_re().fullmatch(text)
     if match is not None:
         line = (int(match[1]), int(match[2]))
         on_line = [r for r in RELEASES if r.line == line and r.name != MAIN]

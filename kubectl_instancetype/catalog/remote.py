@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ..errors import InputError, Location
 
 SCHEMES = ("http", "https")
 PIN = "sha256="
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-_HEX = re.compile(r"^[0-9a-f]{64}\Z")
+
+
+@cache
+def _hex_re() -> re.Pattern[str]:
+    """A SHA-256 in hex (compiled on first use)."""
+    return re.compile(r"^[0-9a-f]{64}\Z")
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,7 @@ def parse_source(text: str) -> RemoteSource:
     if not fragment:
         return RemoteSource(url, None)
     digest = fragment[len(PIN):].lower() if fragment.startswith(PIN) else ""
-    if not _HEX.match(digest):
+    if not _hex_re().match(digest):
         raise InputError(f"a URL fragment must pin the content as #{PIN}<64 hex digits>, not #{fragment}",
                          Location(redact(url)))
     return RemoteSource(url, digest)

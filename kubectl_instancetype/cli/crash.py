@@ -14,7 +14,6 @@ import errno
 import io
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -122,6 +121,8 @@ def _flush() -> None:
 
 
 def _bug(exc: BaseException, note: str = "") -> NoReturn:
+    import traceback  # here: a run without a bug does not pay for it
+
     where = traceback.extract_tb(exc.__traceback__)[-1:] if exc.__traceback__ else []
     at = f" at {os.path.basename(where[0].filename)}:{where[0].lineno}" if where else ""
     detail = f"{type(exc).__name__}: {exc}"

@@ -9,6 +9,7 @@ its own copy: the caller's VM is never changed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from ..api.encoding import encode_vm, encode_vmi
@@ -16,16 +17,7 @@ from ..api.origin import NO_TRACE, Origins, Trace
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
-from . import (
-    expand,
-    stored,
-    vm_controller,
-    vm_mutating_webhook,
-    vm_validating_webhook,
-    vmi_controller,
-    vmi_mutating_webhook,
-    vmi_validating_webhook,
-)
+from . import expand, vm_mutating_webhook, vm_validating_webhook
 from .lookup import VMI, Context, lookup
 
 Spec = dict[str, Any]
@@ -36,24 +28,36 @@ VM_MODE: tuple[Stage, ...] = (
     vm_validating_webhook.admit,
     expand.expand,
 )
-VMI_MODE: tuple[Stage, ...] = (
-    vm_mutating_webhook.preferred_defaults,
-    vm_mutating_webhook.create_defaults,
-    vm_validating_webhook.admit,
-    vm_controller.created,
-    vm_controller.sync,
-    vmi_controller.start,
-    vmi_mutating_webhook.mutate,
-    vmi_validating_webhook.admit,
-)
-# ``kubectl get vm -o yaml`` after ``kubectl apply`` and virt-controller's first reconcile (render --stored).
-STORED_MODE: tuple[Stage, ...] = (
-    vm_mutating_webhook.preferred_defaults,
-    vm_validating_webhook.admit,  # as in VM mode: before the values the cluster draws are placeheld
-    stored.webhook,
-    vm_controller.created,
-    stored.first_reconcile,
-)
+@cache
+def vmi_mode() -> tuple[Stage, ...]:
+    """The stages of VMI mode (imported on first use: a plain render does not pay for them)."""
+    from . import vm_controller, vmi_controller, vmi_mutating_webhook, vmi_validating_webhook
+
+    return (
+        vm_mutating_webhook.preferred_defaults,
+        vm_mutating_webhook.create_defaults,
+        vm_validating_webhook.admit,
+        vm_controller.created,
+        vm_controller.sync,
+        vmi_controller.start,
+        vmi_mutating_webhook.mutate,
+        vmi_validating_webhook.admit,
+    )
+
+
+@cache
+def stored_mode() -> tuple[Stage, ...]:
+    """``kubectl get vm -o yaml`` after ``kubectl apply`` and virt-controller's first reconcile
+    (render --stored; imported on first use)."""
+    from . import stored, vm_controller
+
+    return (
+        vm_mutating_webhook.preferred_defaults,
+        vm_validating_webhook.admit,  # as in VM mode: before the values the cluster draws are placeheld
+        stored.webhook,
+        vm_controller.created,
+        stored.first_reconcile,
+    )
 
 
 def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
@@ -95,14 +99,14 @@ def render_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, bo
     """The VMI virt-controller would create for ``vm`` once created and started on a cluster."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
     trace = NO_TRACE if book is None else Trace(book, *VMI)
-    return encode_vmi(run(VMI_MODE, vm, namespace, catalog, cfg, book, warnings), trace)
+    return encode_vmi(run(vmi_mode(), vm, namespace, catalog, cfg, book, warnings), trace)
 
 
 def render_stored(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
                   warnings: list[str] | None = None) -> Spec:
     """The VM as the cluster stores it after ``kubectl apply`` and virt-controller's first reconcile."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
-    out = run(STORED_MODE, vm, namespace, catalog, cfg, book, warnings)
+    out = run(stored_mode(), vm, namespace, catalog, cfg, book, warnings)
     meta = out.setdefault("metadata", {})
     meta.setdefault("namespace", namespace)
     encode_vm(out, NO_TRACE if book is None else Trace(book))

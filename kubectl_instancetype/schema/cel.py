@@ -19,8 +19,15 @@ from .fielderror import FieldError, Path, invalid
 from .tables import Node
 
 Expr = Callable[[Any], Any]
-_TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(?P<num>\d+)|(?P<name>[A-Za-z_]\w*)"
-                    r"|(?P<op>&&|\|\||==|!=|<=|>=|[!().,<>]))")
+
+
+@functools.cache
+def _token_re() -> re.Pattern[str]:
+    """One token of a CEL rule (compiled on first use)."""
+    return re.compile(r"\s*(?:(?P<str>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|(?P<num>\d+)|(?P<name>[A-Za-z_]\w*)"
+                      r"|(?P<op>&&|\|\||==|!=|<=|>=|[!().,<>]))")
+
+
 _METHODS: dict[str, Callable[..., Any]] = {
     "startsWith": lambda s, p: s.startswith(p), "endsWith": lambda s, p: s.endswith(p),
     "contains": lambda s, p: p in s, "matches": lambda s, p: re.search(p, s) is not None, "size": len,
@@ -38,7 +45,7 @@ class RuleError(ValueError):
 def _tokens(rule: str) -> list[str]:
     out, pos = [], 0
     while pos < len(rule.rstrip()):
-        match = _TOKEN.match(rule, pos)
+        match = _token_re().match(rule, pos)
         if match is None:
             raise RuleError(f"cannot read CEL rule {rule!r} at {pos}")
         out.append(match.group().strip())

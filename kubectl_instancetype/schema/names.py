@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from .fielderror import TOO_LONG, FieldError, GoStruct, Path, invalid, required
@@ -14,8 +15,20 @@ QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 LABEL_VALUE_FMT = "(" + QUALIFIED_NAME_FMT + ")?"
 _LABEL = re.compile(DNS1123_LABEL_FMT + r"\Z")
 _SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT + r"\Z")
-_QUALIFIED = re.compile(QUALIFIED_NAME_FMT + r"\Z")
-_LABEL_VALUE = re.compile(LABEL_VALUE_FMT + r"\Z")
+
+
+@cache
+def _qualified_re() -> re.Pattern[str]:
+    """A qualified name (compiled on first use)."""
+    return re.compile(QUALIFIED_NAME_FMT + r"\Z")
+
+
+@cache
+def _label_value_re() -> re.Pattern[str]:
+    """A label value (compiled on first use)."""
+    return re.compile(LABEL_VALUE_FMT + r"\Z")
+
+
 TOTAL_ANNOTATION_SIZE = 256 * 1024
 
 
@@ -70,14 +83,14 @@ def qualified_name(value: str) -> list[str]:
         errs.append("name part must be non-empty")
     elif len(name) > 63:
         errs.append("name part must be no more than 63 characters")
-    if not _QUALIFIED.match(name):
+    if not _qualified_re().match(name):
         errs.append(QUALIFIED_PART_MSG)
     return errs
 
 
 def label_value(value: str) -> list[str]:
     out = ["must be no more than 63 characters"] if len(value) > 63 else []
-    return out + ([] if _LABEL_VALUE.match(value) else [LABEL_VALUE_MSG])
+    return out + ([] if _label_value_re().match(value) else [LABEL_VALUE_MSG])
 
 
 def path_segment(value: str) -> list[str]:

@@ -11,6 +11,7 @@ List-type uniqueness (``listtype.ValidateListSetsAndMaps``) is checked on the sa
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from ..api.golang import INT64_MAX, INT64_MIN
@@ -133,13 +134,13 @@ def is_date_time(text: str) -> bool:
     parts = text.lower().split("t")
     if len(text) < 4 or len(parts) < 2 or not _full_date(parts[0]):
         return False
-    match = _TIME.match(parts[1])
+    match = _time_re().match(parts[1])
     return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
 
 
 def _full_date(text: str) -> bool:
     """Go's ``time.Parse("2006-01-02", text)``."""
-    match = _DATE.match(text)
+    match = _date_re().match(text)
     if match is None:
         return False
     year, month, day = (int(part) for part in match.groups())
@@ -148,8 +149,16 @@ def _full_date(text: str) -> bool:
     return 1 <= month <= 12 and 1 <= day <= days[month - 1]
 
 
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
-_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+@cache
+def _date_re() -> re.Pattern[str]:
+    """A full-date (compiled on first use)."""
+    return re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+
+
+@cache
+def _time_re() -> re.Pattern[str]:
+    """A full-time (compiled on first use)."""
+    return re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
 
 
 def _type_error(value: Any, wanted: Any, path: Path) -> FieldError:

@@ -15,6 +15,7 @@ fails there (:mod:`.godecode`).
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from . import godecode
@@ -93,8 +94,10 @@ def _go_kind(value: Any) -> tuple[str, str]:
         return "boolean", ""
     if isinstance(value, (int, float)):
         return "number", "float64"
-    names: dict[type, str] = {str: "string", list: "array", dict: "object"}
-    return names.get(type(value), "string"), ""
+    return _GO_KINDS.get(type(value), "string"), ""
+
+
+_GO_KINDS: dict[type, str] = {str: "string", list: "array", dict: "object"}
 
 
 def _whole(value: Any) -> bool:
@@ -124,8 +127,16 @@ def _type_problem(value: Any, node: Node) -> str | None:
 
 
 # strfmt's DateTimePattern (go-openapi/strfmt time.go), applied to the part after the first "t"
-_TIME = re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
+@cache
+def _time_re() -> re.Pattern[str]:
+    """A full-time (compiled on first use)."""
+    return re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+
+
+@cache
+def _date_re() -> re.Pattern[str]:
+    """A full-date (compiled on first use)."""
+    return re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
 
 
 def is_date_time(text: str) -> bool:
@@ -136,12 +147,12 @@ def is_date_time(text: str) -> bool:
     parts = text.lower().split("t")
     if len(parts) < 2 or not _is_date(parts[0]):
         return False
-    match = _TIME.match(parts[1])
+    match = _time_re().match(parts[1])
     return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
 
 
 def _is_date(text: str) -> bool:
-    match = _DATE.match(text)
+    match = _date_re().match(text)
     if match is None:
         return False
     year, month, day = (int(group) for group in match.groups())

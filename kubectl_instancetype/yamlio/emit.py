@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from ..gonum import yaml_float
@@ -32,7 +33,14 @@ _PLAIN, _SINGLE, _DOUBLE, _LITERAL = range(4)
 # Written as the (small) complements of the printable ranges: negated classes over most of Unicode take
 # ~6 ms each to compile, on every start of the tool.
 _SPECIAL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]")
-_ESCAPE = re.compile(r"[\x00-\x1f\x22\x5c\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]")
+
+
+@cache
+def _escape_re() -> re.Pattern[str]:
+    """The characters a double-quoted scalar escapes (compiled on first use)."""
+    return re.compile(r"[\x00-\x1f\x22\x5c\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]")
+
+
 _NAMED = {
     "\0": "0", "\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r",
     "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L", "\u2029": "P",
@@ -49,7 +57,14 @@ _WORDS = frozenset(
 _NUMBER = re.compile(  # applied with underscores removed, as go-yaml and YAML 1.1 ignore them
     r"[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\Z"
 )
-_DIGITLESS = re.compile(r"[-+]?(?:0[xXbBoO])?\.?\Z")  # "0x_", "-_": numbers to YAML 1.1 regexps
+
+
+@cache
+def _digitless_re() -> re.Pattern[str]:
+    """A number without digits (compiled on first use)."""
+    return re.compile(r"[-+]?(?:0[xXbBoO])?\.?\Z")  # "0x_", "-_": numbers to YAML 1.1 regexps
+
+
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?\Z")
 _TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?"
@@ -286,7 +301,7 @@ def _ambiguous(s: str) -> bool:
     bare = s.replace("_", "")
     if _NUMBER.match(bare) or _SEXAGESIMAL.match(s) or _TIMESTAMP.match(s):
         return True
-    if "_" in s and _DIGITLESS.match(bare):
+    if "_" in s and _digitless_re().match(bare):
         return True
     try:
         return not isinstance(resolve_plain(s), str)
@@ -297,7 +312,7 @@ def _ambiguous(s: str) -> bool:
 def _double(s: str) -> str:
     if s.startswith("\ufeff"):  # go-yaml's BOM test looks at the string's start: it escapes every character
         return '"' + "".join(map(_escape, s)) + '"'
-    return '"' + _ESCAPE.sub(_escape_match, s) + '"'
+    return '"' + _escape_re().sub(_escape_match, s) + '"'
 
 
 def _escape_match(match: re.Match[str]) -> str:

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..errors import InputError, InternalLimitError, Location
@@ -218,7 +219,12 @@ def events(text: str) -> Iterator[Any]:
 # non-blank is no indicator in block context for either parser, so this reads the text exactly as go-yaml
 # does, positions included (one character for one), and nothing else about the reading changes (tabs,
 # escapes, directives are libyaml's rules as for every other text). Clean texts pay nothing.
-_WORD_COLON = re.compile(r"(?<=[^\s\"'\]}\[{,]):(?=[^\s])")
+@cache
+def _word_colon_re() -> re.Pattern[str]:
+    """A colon inside a plain word (compiled on first use)."""
+    return re.compile(r"(?<=[^\s\"'\]}\[{,]):(?=[^\s])")
+
+
 _FLOW_COLON_TEXTS: dict[int, str] = {}  # texts refused for a flow colon (by hash) -> their stand-in char
 
 
@@ -257,7 +263,7 @@ class _Restoring:
     their colons."""
 
     def __init__(self, text: str, char: str) -> None:
-        self._parser = _CParser(_WORD_COLON.sub(char, text))
+        self._parser = _CParser(_word_colon_re().sub(char, text))
         self._char = char
 
     def check_event(self) -> bool:

@@ -4,9 +4,16 @@
 from __future__ import annotations
 
 import re
+from functools import cache
+
 
 # PCI_ADDRESS_PATTERN; Go's \d is ASCII only.
-PCI_ADDRESS = re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])")
+@cache
+def pci_address_re() -> re.Pattern[str]:
+    """A PCI address (compiled on first use)."""
+    return re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])")
+
+
 _HEX = b"0123456789abcdefABCDEF"
 
 
@@ -55,4 +62,4 @@ def mac_error(mac: str) -> str | None:
 
 def is_pci_address(text: str) -> bool:
     """``ParsePciAddress`` succeeds."""
-    return PCI_ADDRESS.fullmatch(text) is not None
+    return pci_address_re().fullmatch(text) is not None

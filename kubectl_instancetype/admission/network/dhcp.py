@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from functools import cache
 
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath
 from .spec import Item, interfaces_path, number
 
 PRIVATE_OPTIONS = range(224, 255)
-_DOTTED = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)")
+
+
+@cache
+def _dotted_re() -> re.Pattern[str]:
+    """A dotted IPv4 address (compiled on first use)."""
+    return re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)\.([0-9]+)")
 
 
 def _ipv4(value: str) -> bool:
     """Four decimal fields up to 255. Leading zeros pass: KubeVirt, as built for the corpus, accepts
     ``01.2.3.4`` and ``0001.2.3.4`` (its answers say so), as Go did before 1.17."""
-    fields = _DOTTED.fullmatch(value)
+    fields = _dotted_re().fullmatch(value)
     return fields is not None and all(int(f) <= 255 for f in fields.groups())
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from functools import cache
 
 from ...schema.names import dns1123_label
 from ..cause import Cause, FieldPath
@@ -23,8 +24,19 @@ CACHE_MODES = ("none", "writethrough", "writeback")
 IO_MODES = ("native", "threads")
 ERROR_POLICIES = ("stop", "ignore", "report", "enospace")
 TARGETS = ("disk", "lun", "cdrom")  # getDiskType's order
-_SERIAL = re.compile(r"[A-Za-z0-9_.+-]+\Z")
-_PCI_ADDRESS = re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])\Z")  # hwutil
+
+
+@cache
+def _serial_re() -> re.Pattern[str]:
+    """A disk serial's characters (compiled on first use)."""
+    return re.compile(r"[A-Za-z0-9_.+-]+\Z")
+
+
+@cache
+def _pci_address_re() -> re.Pattern[str]:
+    """A PCI address (compiled on first use)."""
+    return re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])\Z")  # hwutil
+
 
 # One check of the disk at an index: the field of the disks list, the disks, the index.
 DiskRule = Callable[[FieldPath, list[Obj], int], list[Cause]]
@@ -65,7 +77,7 @@ def _pci_address(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     if text(mapping(disk.get("disk")).get("bus")) != "virtio":
         causes.append(at.child("pciAddress").cause(
             f"disk {at.child('name')} - setting a PCI address is only possible with bus type virtio."))
-    if not _PCI_ADDRESS.match(address):
+    if not _pci_address_re().match(address):
         causes.append(at.child("pciAddress").cause(f"disk {at.child('name')} has malformed PCI address ({address})."))
     return causes
 
@@ -107,7 +119,7 @@ def _bus_support(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
 
 def _serial_value(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     serial = text(disks[idx].get("serial"))
-    if serial and not _SERIAL.match(serial):
+    if serial and not _serial_re().match(serial):
         return [field.index(idx).child("serial").cause(
             f"{field.index(idx)} must be made up of the following characters [A-Za-z0-9_.+-], if specified")]
     return []
