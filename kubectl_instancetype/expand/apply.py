@@ -39,7 +39,8 @@ def apply_spec(base: str, it: Spec | None, pref: Spec | None, spec: Spec, meta: 
 def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
     """``pref`` without what ``release`` does not apply: the fields its API does not have (Go's decoding of a
     ControllerRevision drops them: ``preferredLaunchSecurity`` and ``devices.preferredVideoType`` before v1.9.0,
-    ``preferredArchitecture`` before v1.7.0),
+    ``preferredArchitecture`` before v1.7.0, ``preferredHyperv.tlbflush.direct`` / ``extended`` before v1.8.0,
+    where ``tlbflush`` is a plain FeatureState),
     and before v1.9.0 ``preferredPanicDeviceModel`` only fills in the model of the VM's own panic devices and
     creates none."""
     unknown = [key for key, known in (("preferredLaunchSecurity", release.applies_preferred_launch_security),
@@ -51,9 +52,22 @@ def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
     if not release.applies_preferred_video_type and isinstance(devices, dict) and "preferredVideoType" in devices:
         devices = {k: v for k, v in devices.items() if k != "preferredVideoType"}
         pref = {**pref, "devices": devices}
+    pref = _without_tlbflush_modes(pref, release)
     if release.creates_panic_device or not isinstance(devices, dict) or "preferredPanicDeviceModel" not in devices:
         return pref
     if ((spec.get("domain") or {}).get("devices") or {}).get("panicDevices"):
         return pref
     return {**pref, "devices": {k: v for k, v in devices.items() if k != "preferredPanicDeviceModel"}}
 
+
+
+def _without_tlbflush_modes(pref: Spec, release: Release) -> Spec:
+    """``pref`` without ``preferredHyperv.tlbflush.direct`` / ``extended`` where ``release`` lacks them."""
+    features = pref.get("features")
+    hyperv = features.get("preferredHyperv") if isinstance(features, dict) else None
+    tlbflush = hyperv.get("tlbflush") if isinstance(hyperv, dict) else None
+    if release.knows_hyperv_tlbflush_modes or not isinstance(tlbflush, dict) or \
+            not {"direct", "extended"} & tlbflush.keys():
+        return pref
+    tlbflush = {k: v for k, v in tlbflush.items() if k not in ("direct", "extended")}
+    return {**pref, "features": {**features, "preferredHyperv": {**hyperv, "tlbflush": tlbflush}}}
