@@ -64,10 +64,11 @@ def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
 def _without_tlbflush_modes(pref: Spec, release: Release) -> Spec:
     """``pref`` without ``preferredHyperv.tlbflush.direct`` / ``extended`` where ``release`` lacks them."""
     features = pref.get("features")
-    hyperv = features.get("preferredHyperv") if isinstance(features, dict) else None
+    if release.knows_hyperv_tlbflush_modes or not isinstance(features, dict):
+        return pref
+    hyperv = features.get("preferredHyperv")
     tlbflush = hyperv.get("tlbflush") if isinstance(hyperv, dict) else None
-    if release.knows_hyperv_tlbflush_modes or not isinstance(tlbflush, dict) or \
-            not {"direct", "extended"} & tlbflush.keys():
+    if not isinstance(hyperv, dict) or not isinstance(tlbflush, dict) or not {"direct", "extended"} & tlbflush.keys():
         return pref
     tlbflush = {k: v for k, v in tlbflush.items() if k not in ("direct", "extended")}
     return {**pref, "features": {**features, "preferredHyperv": {**hyperv, "tlbflush": tlbflush}}}
