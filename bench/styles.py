@@ -9,6 +9,24 @@ from __future__ import annotations
 
 import json
 
+# What the plain styles share: a VM naming an instancetype and a preference, up to its domain.
+_HEAD = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm-{i}
+  namespace: team-{team}
+spec:
+  runStrategy: Always
+  instancetype:
+    name: {it}
+  preference:
+    name: {pref}
+  template:
+    spec:
+      domain:
+"""
+
 BLOCK = """\
 # VM {i}: managed in git, expanded by kubectl-instancetype
 apiVersion: kubevirt.io/v1
@@ -39,21 +57,7 @@ spec:
 """
 
 # examples/vm.yaml, KubeVirt's docs and ``virtctl create vm``: ``devices: {}``
-FLOW_DEVICES = """\
-apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: vm-{i}
-  namespace: team-{team}
-spec:
-  runStrategy: Always
-  instancetype:
-    name: {it}
-  preference:
-    name: {pref}
-  template:
-    spec:
-      domain:
+FLOW_DEVICES = _HEAD + """\
         devices: {{}}
       volumes:
       - name: containerdisk
@@ -62,21 +66,7 @@ spec:
 """
 
 # yamllint's indent-sequences and many editors: sequences indented under their key
-INDENTED = """\
-apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: vm-{i}
-  namespace: team-{team}
-spec:
-  runStrategy: Always
-  instancetype:
-    name: {it}
-  preference:
-    name: {pref}
-  template:
-    spec:
-      domain:
+INDENTED = _HEAD + """\
         devices:
           disks:
             - name: root
@@ -114,21 +104,7 @@ spec:
 """
 
 # a flow mapping with a colon in a plain scalar: kubectl reads "quay.io/containerdisks/fedora:41"
-FLOW_COLON = """\
-apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: vm-{i}
-  namespace: team-{team}
-spec:
-  runStrategy: Always
-  instancetype:
-    name: {it}
-  preference:
-    name: {pref}
-  template:
-    spec:
-      domain:
+FLOW_COLON = _HEAD + """\
         devices: {{}}
       volumes:
       - name: root

@@ -188,25 +188,33 @@ def _tagged(tag: str, value: str, where: Location) -> Any:
 
 def events(text: str) -> Iterator[Any]:
     """libyaml's events for ``text``, read as go-yaml reads it (a colon inside a word, see below)."""
+    return _read(text, "event")
+
+
+def _read(text: str, item: str) -> Iterator[Any]:
+    """libyaml's ``item``s (``event`` or ``token``) for ``text``. A text refused for a colon inside a word is
+    read again with its word colons stood in for; the items given so far are the same, so they are skipped."""
     if _CParser is None:
         raise InputError(NO_LIBYAML)
     parser = _parser(text)
+    check, get = getattr(parser, f"check_{item}"), getattr(parser, f"get_{item}")
     count = 0
     try:
-        while parser.check_event():
-            event = parser.get_event()
+        while check():
+            got = get()
             count += 1
-            yield event
+            yield got
     except Exception as exc:
         if not _refused(exc, text):
             raise
     else:
         return
-    parser = _parser(text)  # read again with its word colons stood in for; the events given so far are the same
+    parser = _parser(text)
+    check, get = getattr(parser, f"check_{item}"), getattr(parser, f"get_{item}")
     for _ in range(count):
-        parser.get_event()
-    while parser.check_event():
-        yield parser.get_event()
+        get()
+    while check():
+        yield get()
 
 
 # The libyaml that ruamel.yaml.clib bundles refuses a colon inside a plain scalar in a flow collection
@@ -306,25 +314,7 @@ def _parser(text: str) -> Any:
 
 def tokens(text: str) -> Iterator[Any]:
     """libyaml's scanner tokens for ``text``; each has start and end marks."""
-    if _CParser is None:
-        raise InputError(NO_LIBYAML)
-    parser = _parser(text)
-    count = 0
-    try:
-        while parser.check_token():
-            token = parser.get_token()
-            count += 1
-            yield token
-    except Exception as exc:
-        if not _refused(exc, text):
-            raise
-    else:
-        return
-    parser = _parser(text)
-    for _ in range(count):
-        parser.get_token()
-    while parser.check_token():
-        yield parser.get_token()
+    return _read(text, "token")
 
 
 def _mark(mark: Any, source: str) -> Location:
