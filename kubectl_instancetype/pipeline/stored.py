@@ -26,11 +26,8 @@ from ..api.matchers import MATCHERS
 from ..api.names import INSTANCETYPE_VERSION
 from ..api.origin import NO_TRACE, Trace, named
 from ..catalog.find import find_object
-from ..expand.defaults import ARCHITECTURE, machine_type_origin
-from ..vmi import pcitopology
 from . import expand, vm_controller, vm_mutating_webhook
 from .lookup import TEMPLATE, Context
-from .vm_mutating_webhook import PCI_TOPOLOGY
 
 Spec = dict[str, Any]
 
@@ -48,52 +45,33 @@ FINALIZER = "kubevirt.io/virtualMachineControllerFinalize"
 
 
 def webhook(vm: Spec, ctx: Context) -> Spec:
-    """What the complete mutating webhook on create writes after :func:`.preferred_defaults`."""
-    spec = child(vm, "spec")
-    _go_encoded(spec)
-    if ctx.config.release.writes_default_matcher_kind:
-        for matcher in MATCHERS:
-            m = spec.get(matcher.field)
-            if isinstance(m, dict) and not m.get("kind"):  # inferFromVolume is resolved by now
-                m["kind"] = matcher.cluster.lower()  # KubeVirt's ClusterSingularResourceName
-    template = spec.get("template")
-    if not isinstance(template, dict):
-        return vm  # the validating webhook refuses it
-    trace = ctx.trace(TEMPLATE)
-    tspec = child(template, "spec")
-    domain = child(tspec, "domain")
-    if not isinstance(domain.get("resources"), dict):
-        domain["resources"] = {}
-        trace.set(("domain", "resources"), RESOURCES)
-    if not tspec.get("architecture") and ctx.config.release.architecture_from_datasource_label:
-        arch = vm_mutating_webhook.datasource_architecture(vm, ctx)
-        if arch:
-            tspec["architecture"] = arch
-            trace.set(("architecture",), vm_mutating_webhook.DATASOURCE_ARCHITECTURE)
-    if not tspec.get("architecture"):
-        tspec["architecture"] = ctx.config.default_architecture
-        trace.set(("architecture",), ARCHITECTURE)
-    machine = child(domain, "machine")
-    if not machine.get("type"):
-        arch = str(tspec.get("architecture") or "")
-        machine["type"] = ctx.config.machine_type_for(arch)
-        if trace.on:
-            trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
-    firmware = child(domain, "firmware")
+    """What the complete mutating webhook on create stores after :func:`.preferred_defaults`."""
+    _go_encoded(child(vm, "spec"), ctx.trace(TEMPLATE))
     release = ctx.config.release
-    for key, written in (("uuid", release.writes_firmware_uuid), ("serial", release.writes_firmware_serial)):
-        if written and not firmware.get(key):
-            firmware[key] = ASSIGNED
-            trace.set(("domain", "firmware", key), FIRMWARE_RANDOM)
-    if not firmware:
-        del domain["firmware"]
-    pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata(), release)
-    return vm
+    return vm_mutating_webhook.on_create(vm, ctx, _assigned_firmware(ctx), release.writes_default_matcher_kind)
 
 
-def _go_encoded(spec: Spec) -> None:
+def _assigned_firmware(ctx: Context) -> vm_mutating_webhook.FirmwareIdentity:
+    """The firmware UUID and serial the release's webhook draws at random, shown as :data:`ASSIGNED`."""
+    release = ctx.config.release
+
+    def assigned(_vm: Spec, tspec: Spec, trace: Trace) -> None:
+        domain = child(tspec, "domain")
+        firmware = child(domain, "firmware")
+        for key, written in (("uuid", release.writes_firmware_uuid), ("serial", release.writes_firmware_serial)):
+            if written and not firmware.get(key):
+                firmware[key] = ASSIGNED
+                trace.set(("domain", "firmware", key), FIRMWARE_RANDOM)
+        if not firmware:
+            del domain["firmware"]
+
+    return assigned
+
+
+def _go_encoded(spec: Spec, trace: Trace) -> None:
     """What Go's encoding of the webhook's ``spec`` adds or drops beyond :func:`..api.encoding.encode_vm`: an
-    empty matcher ``kind`` (omitempty) goes, the non-pointer template metadata and claim resources show as ``{}``."""
+    empty matcher ``kind`` (omitempty) goes, the non-pointer template metadata, ``domain.resources`` and claim
+    resources show as ``{}``."""
     for matcher in MATCHERS:
         m = spec.get(matcher.field)
         if isinstance(m, dict):
@@ -103,6 +81,11 @@ def _go_encoded(spec: Spec) -> None:
     template = spec.get("template")
     if isinstance(template, dict) and not isinstance(template.get("metadata"), dict):
         template["metadata"] = {}
+    if isinstance(template, dict):
+        domain = child(child(template, "spec"), "domain")
+        if not isinstance(domain.get("resources"), dict):
+            domain["resources"] = {}
+            trace.set(("domain", "resources"), RESOURCES)
     for dvt in spec.get("dataVolumeTemplates") or []:
         for claim in ("pvc", "storage"):
             found = (dvt.get("spec") or {}).get(claim) if isinstance(dvt, dict) else None

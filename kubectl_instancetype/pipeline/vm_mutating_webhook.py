@@ -11,11 +11,12 @@ and the ``kubevirt.io/pci-topology-version`` template annotation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS, MatcherKind
-from ..api.origin import named
+from ..api.origin import Trace, named
 from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..errors import KubeVirtError
@@ -132,16 +133,31 @@ def datasource_architecture(vm: Spec, ctx: Context) -> str:
 
 
 def create_defaults(vm: Spec, ctx: Context) -> Spec:
-    """The rest of the complete webhook on create, after :func:`preferred_defaults`.
+    """The rest of the complete webhook on create, after :func:`preferred_defaults`, as VMI mode prints it.
 
     KubeVirt draws a random firmware UUID and serial; this writes the stable, name-derived UUID
     instead (see :mod:`..vmi.firmware`) and no serial.
     """
+    return on_create(vm, ctx, _stable_firmware_uuid, kinds=True)
+
+
+FirmwareIdentity = Callable[[Spec, Spec, Trace], None]  # (the VM, its template spec, the template's trace)
+
+
+def _stable_firmware_uuid(vm: Spec, tspec: Spec, trace: Trace) -> None:
+    set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
+
+
+def on_create(vm: Spec, ctx: Context, firmware: FirmwareIdentity, kinds: bool) -> Spec:
+    """What the complete webhook writes on create after :func:`preferred_defaults`: with ``kinds``, the cluster
+    kinds of bare matchers, the architecture (a DataSource's label, else the cluster's), the machine
+    type, the firmware identity (``firmware``: KubeVirt's values are random) and the PCI topology annotation."""
     spec = child(vm, "spec")
-    for matcher in MATCHERS:
-        m = spec.get(matcher.field)
-        if isinstance(m, dict) and not m.get("kind"):
-            m["kind"] = matcher.cluster.lower()
+    if kinds:
+        for matcher in MATCHERS:
+            m = spec.get(matcher.field)
+            if isinstance(m, dict) and not m.get("kind"):  # inferFromVolume is resolved by now
+                m["kind"] = matcher.cluster.lower()  # KubeVirt's ClusterSingularResourceName
     template = spec.get("template")
     if not isinstance(template, dict):
         return vm  # the validating webhook rejects a VM without template
@@ -161,6 +177,6 @@ def create_defaults(vm: Spec, ctx: Context) -> Spec:
         machine["type"] = ctx.config.machine_type_for(arch)
         if trace.on:
             trace.set(("domain", "machine", "type"), machine_type_origin(ctx.config, arch))
-    set_stable_firmware_uuid(tspec, str((vm.get("metadata") or {}).get("name") or ""), trace)
+    firmware(vm, tspec, trace)
     pcitopology.annotate(template, tspec, PCI_TOPOLOGY, trace.metadata(), ctx.config.release)
     return vm
