@@ -8,6 +8,7 @@ task is a (start, stop) span of it and sends back a list of small results. Where
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -43,10 +44,7 @@ def spans(sources: Sequence[str], size: int) -> list[tuple[int, int]]:
 
 
 _TASK: list[Callable[[tuple[int, int]], list[Any]]] = []  # the task of the running map, inherited by the workers
-
-
-def _run(span: tuple[int, int]) -> list[Any]:
-    return _TASK[-1](span)
+AHEAD = 2  # tasks handed to a worker at a time: it starts the next while its last result is being read
 
 
 def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int, int]], jobs: int) -> Iterator[R]:
@@ -66,9 +64,106 @@ def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int
     _TASK.append(task)
     gc.freeze()  # the workers' collector leaves what they inherit alone: no copy of its pages for that
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
-            for results in pool.imap(_run, work):
-                yield from results
+        with _Workers(min(jobs, len(work))) as workers:
+            yield from workers.map(work)
     finally:
         gc.unfreeze()
         _TASK.pop()
+
+
+class _Workers:
+    """Forked processes that each run the tasks they are handed, one after another, and send back the
+    results through a pipe of their own.
+
+    Not :class:`multiprocessing.pool.Pool`: its worker-handler thread polls the results' queue too, and spins
+    while results wait there (a large part of a core while big results stream in, taken from the workers).
+    """
+
+    def __init__(self, count: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.processes: list[Any] = []
+        self.pipes: list[Any] = []
+        for _ in range(count):
+            here, there = context.Pipe()
+            process = context.Process(target=_serve, args=(there, [*self.pipes, here]), daemon=True)
+            process.start()
+            there.close()
+            self.processes.append(process)
+            self.pipes.append(here)
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        for pipe in self.pipes:  # a worker waiting for a task ends on this
+            pipe.close()
+        for process in self.processes:
+            if kind is not None:  # interrupted, or a task failed: the others' work is not wanted
+                process.terminate()
+            process.join()
+
+    def map(self, work: list[tuple[int, int]]) -> Iterator[Any]:
+        """The results of the tasks of ``work`` in order; each worker is handed the next task as it sends one
+        back, so that the faster takes more."""
+        from multiprocessing.connection import wait
+
+        handed: dict[Any, deque[int]] = {pipe: deque() for pipe in self.pipes}
+        done: dict[int, list[Any]] = {}
+        following = 0
+
+        def hand(pipe: Any) -> None:
+            nonlocal following
+            if following < len(work):
+                pipe.send(work[following])
+                handed[pipe].append(following)
+                following += 1
+
+        def receive(timeout: float | None) -> None:
+            ready: list[Any] = wait([p for p, tasks in handed.items() if tasks], timeout)
+            for pipe in ready:
+                try:
+                    ok, result, trace = pipe.recv()
+                except EOFError:
+                    raise RuntimeError("a --jobs worker ended unexpectedly") from None
+                if not ok:
+                    raise result from WorkerTraceback(trace)
+                done[handed[pipe].popleft()] = result
+                hand(pipe)
+
+        for _ in range(AHEAD):
+            for pipe in self.pipes:
+                hand(pipe)
+        for index in range(len(work)):
+            while index not in done:
+                receive(None)
+            receive(0)  # what is ready already: a worker is not kept waiting while these are handed out
+            yield from done.pop(index)
+
+
+class WorkerTraceback(Exception):
+    """Where a task failed in its worker: the cause of the exception raised here (its traceback's text)."""
+
+
+def _serve(pipe: Any, inherited: list[Any]) -> None:
+    """A worker: run each task it is handed until the pipe closes; Ctrl-C is left to the parent."""
+    import signal
+    import traceback
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for other in inherited:  # the parent's ends of the pipes: it alone holds them, so that closing them ends this
+        other.close()
+    try:
+        while True:
+            span = pipe.recv()
+            try:
+                result: tuple[bool, Any, str] = (True, _TASK[-1](span), "")
+            except Exception as exc:
+                result = (False, exc, traceback.format_exc())
+            try:
+                pipe.send(result)
+            except Exception as exc:  # an exception that cannot be pickled
+                pipe.send((False, RuntimeError(f"{type(exc).__name__}: {exc}"), traceback.format_exc()))
+    except (EOFError, OSError):  # the parent is done (or gone)
+        pass
