@@ -149,7 +149,6 @@ class WorkerTraceback(Exception):
 def _serve(pipe: Any, inherited: list[Any]) -> None:
     """A worker: run each task it is handed until the pipe closes; Ctrl-C is left to the parent."""
     import signal
-    import traceback
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for other in inherited:  # the parent's ends of the pipes: it alone holds them, so that closing them ends this
@@ -160,10 +159,14 @@ def _serve(pipe: Any, inherited: list[Any]) -> None:
             try:
                 result: tuple[bool, Any, str] = (True, _TASK[-1](span), "")
             except Exception as exc:
+                import traceback  # here: a worker whose tasks succeed does not pay for it
+
                 result = (False, exc, traceback.format_exc())
             try:
                 pipe.send(result)
             except Exception as exc:  # an exception that cannot be pickled
+                import traceback
+
                 pipe.send((False, RuntimeError(f"{type(exc).__name__}: {exc}"), traceback.format_exc()))
     except (EOFError, OSError):  # the parent is done (or gone)
         pass

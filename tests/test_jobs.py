@@ -4,7 +4,9 @@ on a tree with refused VMs, webhook warnings, notes, a file that does not parse 
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -95,3 +97,83 @@ def test_jobs_validate_the_same(tree: Path, monkeypatch: pytest.MonkeyPatch, ext
     one = _run([*args, "--jobs", "1"])
     assert one[0] == 3 and "error:" in (one[1] + one[2])
     assert _run([*args, "--jobs", "2"]) == one
+
+
+_OLD_INSTANCETYPE = """\
+apiVersion: instancetype.kubevirt.io/v1alpha1
+kind: VirtualMachineInstancetype
+metadata: {name: small, namespace: default}
+spec: {cpu: {guest: 2}, memory: {guest: 2Gi}}
+"""
+_VM = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: vm-%d}
+spec:
+  runStrategy: Always
+  instancetype: {kind: VirtualMachineInstancetype, name: small}
+  template: {spec: {domain: {devices: {}}}}
+"""
+_KUBEVIRT_1_5 = """\
+apiVersion: kubevirt.io/v1
+kind: KubeVirt
+metadata: {name: kubevirt, namespace: kubevirt}
+spec: {configuration: {}}
+status: {observedKubeVirtVersion: v1.5.2}
+"""
+
+
+@pytest.fixture()
+def catalog_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
+    """VMs in several files using an instancetype of another file (of a version KubeVirt v1.5 still serves, refused
+    by the default release), a file broken half-way; one task per file. Also the tasks the reading ran."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "instancetype.yaml").write_text(_OLD_INSTANCETYPE)
+    for i in range(6):
+        (tmp_path / "a" / f"vms-{i}.yaml").write_text("---\n".join(_VM % (i * 10 + n) for n in range(3)))
+    (tmp_path / "a" / "vms-3.yaml").write_text(_VM % 99 + "---\nkind: VirtualMachine\nmetadata: {name: [\n")
+    gather_module = sys.modules["kubectl_instancetype.inputs.gather"]
+    monkeypatch.setattr(gather_module, "FILES_FROM", 10)
+    monkeypatch.setattr(parallel, "TASK_ITEMS", 2)
+    monkeypatch.setattr(jobs, "TASK_DOCS", 2)
+    ran: list[str] = []
+    mapping = parallel.ordered_map
+
+    def recorded(task: Any, work: list[tuple[int, int]], processes: int) -> Any:
+        ran.append(task.__name__)
+        return mapping(task, work, processes)
+
+    monkeypatch.setattr(parallel, "ordered_map", recorded)
+    return tmp_path, ran
+
+
+def test_the_reading_workers_check_too(catalog_tree: tuple[Path, list[str]]) -> None:
+    root, ran = catalog_tree
+    args = ["render", "-R", "-f", str(root)]
+    one = _run([*args, "--jobs", "1"])
+    assert one[0] == 3 and "was removed in KubeVirt v1.7" in one[2]
+    assert "vms-3.yaml:11:1: error: YAML syntax error" in one[2]  # the file broken half-way
+    assert _run([*args, "--jobs", "2"]) == one
+    assert ran == ["_read_span"]  # checked as they were read: no round of their own
+
+
+def test_a_kubevirt_cr_naming_another_release_has_them_checked_again(catalog_tree: tuple[Path, list[str]]) -> None:
+    root, ran = catalog_tree
+    (root / "zz").mkdir()
+    (root / "zz" / "kubevirt.yaml").write_text(_KUBEVIRT_1_5)  # read last: the guess of the release was wrong
+    args = ["render", "-R", "-f", str(root)]
+    one = _run([*args, "--jobs", "1"])
+    assert one[0] == 3 and "was removed in" not in one[2] and one[1].count("kind: VirtualMachine\n") == 15
+    assert _run([*args, "--jobs", "2"]) == one
+    assert _run([*args, "--jobs", "3"]) == one
+    assert ran == ["_read_span", "_check_span"] * 2
+
+
+def test_standard_input_among_the_files(catalog_tree: tuple[Path, list[str]]) -> None:
+    root, ran = catalog_tree
+    args = ["render", "-R", "-f", str(root / "a"), "-f", "-"]
+    one = CliRunner().invoke(main_group, [*args, "--jobs", "1"], input=_KUBEVIRT_1_5 + "---\n" + _VM % 7)
+    two = CliRunner().invoke(main_group, [*args, "--jobs", "2"], input=_KUBEVIRT_1_5 + "---\n" + _VM % 7)
+    assert one.exit_code == 3 and "vm-7" in one.stdout and "was removed in" not in one.stderr
+    assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
+    assert ran == ["_check_span"]  # read here, all of them: checked in the workers

@@ -83,6 +83,8 @@ class _Found:
     notices: list[Notice] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     validate: ValidateOptions = field(default_factory=ValidateOptions)
+    # the checks the read workers made of the -f documents, and with which options (see :func:`_expected`)
+    ahead: tuple[ValidateOptions, list[_Check]] | None = None
 
     def fail(self, problem: ToolError, doc: Document | None = None) -> None:
         self.problems.append(problem)
@@ -99,14 +101,13 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
     listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
     sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
-    read = _read(sources, request.limits, reader, found, request.jobs)
+    read = _read(sources, request.limits, reader, found, request.jobs, _expected(request, found.validate))
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
-    # v1.5 still serves instancetype.kubevirt.io v1alpha1/v1alpha2 (as --accept-removed-versions takes them)
-    accept_removed = request.accept_removed or config.release.serves_instancetype_v1alpha
-    found.validate = replace(found.validate, release=config.release.name, accept_removed=accept_removed)
+    found.validate = _validating(found.validate, config, request.accept_removed)
     documents = _checked(list(given), request.judge, found)
-    documents += _checked(read, request.judge, found, request.jobs)
+    ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
+    documents += _checked(read, request.judge, found, request.jobs, ahead)
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
@@ -117,7 +118,8 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     if request.judge == JUDGE_NONE:  # unchecked objects cannot be indexed
         return Inputs(tuple(documents), Catalog(default_namespace=request.namespace), config,
                       tuple(found.problems), tuple(found.notices), tuple(found.blamed), tuple(found.files), provenance)
-    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, accept_removed, config.release)
+    loaded = load_catalog(catalog_docs + documents, request.namespace, builtin, found.validate.accept_removed,
+                          config.release)
     for problem, doc in zip(loaded.problems, loaded.blamed, strict=True):
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
@@ -125,24 +127,57 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
                   tuple(found.blamed), tuple(found.files), provenance)
 
 
-def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found, jobs: int = 1) -> list[Document]:
-    """Every document of every source; problems and warnings are collected (read in ``jobs`` processes)."""
+def _validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:
+    """``validate`` for the release of ``config``: its schemas check every object."""
+    # v1.5 still serves instancetype.kubevirt.io v1alpha1/v1alpha2 (as --accept-removed-versions takes them)
+    accept = accept_removed or config.release.serves_instancetype_v1alpha
+    return replace(validate, release=config.release.name, accept_removed=accept)
+
+
+def _expected(request: Request, validate: ValidateOptions) -> tuple[str, ValidateOptions] | None:
+    """How the -f documents will most likely be checked, so that the workers reading them check them too:
+    under the release of the flags alone (a KubeVirt CR among the documents may name another; they are then
+    checked again). None: no guess (--kubevirt-config is read later, or the flags are refused then)."""
+    if request.judge == JUDGE_NONE or request.kubevirt_config or request.jobs == 1:
+        return None
+    try:
+        config = config_from(None, (), request.arch, request.kubevirt_version)
+    except ToolError:
+        return None
+    return request.judge, _validating(validate, config, request.accept_removed)
+
+
+def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found, jobs: int = 1,
+          checking: tuple[str, ValidateOptions] | None = None) -> list[Document]:
+    """Every document of every source; problems and warnings are collected (read in ``jobs`` processes,
+    which also check the documents as ``checking`` says: see :attr:`_Found.ahead`)."""
     docs: list[Document] = []
-    elsewhere = _read_elsewhere(sources, limits, reader, jobs)
+    elsewhere = _read_elsewhere(sources, limits, reader, jobs, checking)
+    checks: list[_Check] | None = [] if elsewhere is not None and checking is not None else None
     for source in sources:
         found.files.append(source.display)
-        read, warning = _read_one(source, limits, reader) if elsewhere is None else next(elsewhere)
+        read, warning, made = (*_read_one(source, limits, reader), None) if elsewhere is None else next(elsewhere)
+        if checks is not None and made is not None:
+            checks.extend(made)
+        elif made is None:
+            checks = None
         if isinstance(read, InputError):
             found.fail(read)
             continue
         docs.extend(read)
         if warning:
             found.notices.append(Notice(warning))
+    if checks is not None and checking is not None:
+        found.ahead = checking[1], checks
     return docs
 
 
 _Read = tuple[list[Document] | InputError, str | None]
-_READING: list[tuple[list[Source], Limits, Reader]] = []  # the sources a forked worker reads
+# What a read worker sends back for one source: its documents (or why it cannot be read), the warning its
+# reading gave, and the checks of its documents (None: not made)
+_ReadChecked = tuple[list[Document] | InputError, str | None, list["_Check"] | None]
+# the sources a forked worker reads, and how it checks their documents
+_READING: list[tuple[list[Source], Limits, Reader, tuple[str, ValidateOptions] | None]] = []
 FILES_FROM = 100  # files from which the default (``--jobs 0``) reads them in every core
 
 
@@ -158,9 +193,10 @@ def _read_one(source: Source, limits: Limits, reader: Reader) -> _Read:
         return with_template_hint(exc, content), None
 
 
-def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs: int) -> Iterator[_Read] | None:
-    """Each source read in ``jobs`` forked processes, in order; None when one process reads them (standard
-    input and URLs are read here, so that one process does)."""
+def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs: int,
+                    checking: tuple[str, ValidateOptions] | None) -> Iterator[_ReadChecked] | None:
+    """Each source read in ``jobs`` forked processes, in order, its documents checked as ``checking`` says;
+    None when one process reads them (standard input and URLs are read here, so that one process does)."""
     from ..parallel import DEFAULT_FROM, how_many, ordered_map, spans
 
     if jobs == 1 or any(s.path == "-" or "://" in s.path for s in sources):
@@ -168,7 +204,7 @@ def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs:
     processes = how_many(jobs, len(sources) * DEFAULT_FROM // FILES_FROM)
     if processes <= 1:
         return None
-    _READING.append((sources, limits, reader))
+    _READING.append((sources, limits, reader, checking))
     try:
         return iter(list(ordered_map(_read_span, spans([s.display for s in sources], FILES_FROM // 10),
                                      processes)))
@@ -176,9 +212,26 @@ def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs:
         _READING.pop()
 
 
-def _read_span(span: tuple[int, int]) -> list[_Read]:
-    sources, limits, reader = _READING[-1]
-    return [_read_one(source, limits, reader) for source in sources[span[0]:span[1]]]
+def _read_span(span: tuple[int, int]) -> list[_ReadChecked]:
+    sources, limits, reader, checking = _READING[-1]
+    out: list[_ReadChecked] = []
+    for source in sources[span[0]:span[1]]:
+        read, warning = _read_one(source, limits, reader)
+        if isinstance(read, InputError):
+            out.append((read, warning, []))
+        else:
+            out.append((read, warning, None if checking is None else _checks_of(read, *checking)))
+    return out
+
+
+def _checks_of(docs: list[Document], judge: str, validate: ValidateOptions) -> list[_Check] | None:
+    """The checks of the documents of one source that :func:`_checked` checks (None: its Lists are malformed,
+    which :func:`_checked` reports)."""
+    try:
+        flat = list(flatten(docs))
+    except InputError:
+        return None
+    return [_check(doc, validate) for doc in _to_check(flat, judge)]
 
 
 TEMPLATE_HINT = (" (this looks like a template, not a manifest: render it first, e.g. `helm template NAME CHART | "
@@ -230,7 +283,8 @@ def _in_json_string(text: str, index: int) -> bool:
     return quotes % 2 == 1
 
 
-def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1) -> list[Document]:
+def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1,
+             ahead: list[_Check] | None = None) -> list[Document]:
     """The objects among ``docs`` (``kind: List`` flattened) that can be processed.
 
     Documents that are no Kubernetes objects (no kind: Helm values and Chart.yaml, CI workflows; or
@@ -245,7 +299,7 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1)
         return out
     kept = {id(doc) for doc in flat}  # a List's own warnings (repeated keys) are not on its items
     found.notices.extend(located(w) for doc in docs if id(doc) not in kept for w in doc.warnings)
-    checks = _checked_elsewhere(flat, judge, found.validate, jobs)
+    checks = _checked_elsewhere(flat, judge, found.validate, jobs, ahead)
     for doc in flat:
         skipped = _skipped(doc)
         if skipped:
@@ -275,15 +329,18 @@ _Check = tuple[Any, list[ToolError], list[str]]
 _CHECKING: list[tuple[list[Document], ValidateOptions]] = []  # the documents a forked worker checks
 
 
-def _checked_elsewhere(flat: list[Document], judge: str, validate: ValidateOptions,
-                       jobs: int) -> Iterator[_Check] | None:
-    """The checks of the documents of ``flat`` that are to be checked, in order, made in ``jobs`` forked
-    processes; None when one process does them (the caller checks as it goes)."""
+def _checked_elsewhere(flat: list[Document], judge: str, validate: ValidateOptions, jobs: int,
+                       ahead: list[_Check] | None = None) -> Iterator[_Check] | None:
+    """The checks of the documents of ``flat`` that are to be checked, in order: ``ahead`` (made by the workers
+    that read them), else made in ``jobs`` forked processes; None when one process does them (the caller
+    checks as it goes)."""
     from ..parallel import TASK_ITEMS, how_many, ordered_map, spans
 
     if judge == JUDGE_NONE:
         return None
-    todo = [doc for doc in flat if not _skipped(doc) and (judge != JUDGE_USED or _used(doc))]
+    todo = _to_check(flat, judge)
+    if ahead is not None and len(ahead) == len(todo):
+        return iter(ahead)
     processes = how_many(jobs, len(todo))
     if processes <= 1:
         return None
@@ -294,15 +351,20 @@ def _checked_elsewhere(flat: list[Document], judge: str, validate: ValidateOptio
         _CHECKING.pop()
 
 
+def _to_check(flat: list[Document], judge: str) -> list[Document]:
+    return [doc for doc in flat if not _skipped(doc) and (judge != JUDGE_USED or _used(doc))]
+
+
 def _check_span(span: tuple[int, int]) -> list[_Check]:
     todo, validate = _CHECKING[-1]
-    out: list[_Check] = []
-    for doc in todo[span[0]:span[1]]:
-        problems: list[ToolError] = []
-        warnings: list[str] = []
-        use = check_document(doc, validate, problems, warnings)
-        out.append((None if use is None else True if use is doc else use.data, problems, warnings))
-    return out
+    return [_check(doc, validate) for doc in todo[span[0]:span[1]]]
+
+
+def _check(doc: Document, validate: ValidateOptions) -> _Check:
+    problems: list[ToolError] = []
+    warnings: list[str] = []
+    use = check_document(doc, validate, problems, warnings)
+    return None if use is None else True if use is doc else use.data, problems, warnings
 
 
 def _as_checked(doc: Document, check: _Check, problems: list[ToolError], warnings: list[str]) -> Document | None:
