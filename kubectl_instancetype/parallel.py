@@ -1,8 +1,9 @@
 """Work spread over forked processes, results in input order (``--jobs``).
 
 The work is set up in this process and inherited by the workers through ``fork`` (never pickled); each
-task is a (start, stop) span of it and sends back a list of small results. Where ``fork`` is not available
-(or one process is asked for), the tasks run here, one after another: the results are the same.
+task is a (start, stop) span of it and sends back a list of small results. This process is one of the
+``jobs``: it runs tasks too, whose results need no copy. Where ``fork`` is not available (or one process is
+asked for), the tasks run here, one after another: the results are the same.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ AHEAD = 2  # tasks handed to a worker at a time: it starts the next while its la
 
 
 def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int, int]], jobs: int) -> Iterator[R]:
-    """The results of ``task`` on each span of ``work``, in order, computed in ``jobs`` forked processes."""
+    """The results of ``task`` on each span of ``work``, in order, computed in ``jobs`` processes: this one and
+    ``jobs - 1`` forked workers."""
     import multiprocessing
 
     if jobs <= 1 or len(work) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -64,8 +66,8 @@ def ordered_map(task: Callable[[tuple[int, int]], list[R]], work: list[tuple[int
     _TASK.append(task)
     gc.freeze()  # the workers' collector leaves what they inherit alone: no copy of its pages for that
     try:
-        with _Workers(min(jobs, len(work))) as workers:
-            yield from workers.map(work)
+        with _Workers(min(jobs, len(work)) - 1) as workers:  # this process is one of the ``jobs``
+            yield from workers.map(work, task)
     finally:
         gc.unfreeze()
         _TASK.pop()
@@ -104,9 +106,10 @@ class _Workers:
                 process.terminate()
             process.join()
 
-    def map(self, work: list[tuple[int, int]]) -> Iterator[Any]:
+    def map(self, work: list[tuple[int, int]], task: Callable[[tuple[int, int]], list[Any]]) -> Iterator[Any]:
         """The results of the tasks of ``work`` in order; each worker is handed the next task as it sends one
-        back, so that the faster takes more."""
+        back, so that the faster takes more, and this process runs the next task itself while the result it
+        is to hand out next is not back (its own results cost no copy)."""
         from multiprocessing.connection import wait
 
         handed: dict[Any, deque[int]] = {pipe: deque() for pipe in self.pipes}
@@ -136,9 +139,14 @@ class _Workers:
             for pipe in self.pipes:
                 hand(pipe)
         for index in range(len(work)):
+            receive(0)  # what is ready already
             while index not in done:
-                receive(None)
-            receive(0)  # what is ready already: a worker is not kept waiting while these are handed out
+                if following < len(work):
+                    following += 1
+                    done[following - 1] = task(work[following - 1])
+                    receive(0)
+                else:
+                    receive(None)
             yield from done.pop(index)
 
 
@@ -153,20 +161,36 @@ def _serve(pipe: Any, inherited: list[Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for other in inherited:  # the parent's ends of the pipes: it alone holds them, so that closing them ends this
         other.close()
+    import queue
+    import threading
+
+    # Results are sent by a thread of their own: the worker goes on with its next task while the parent,
+    # busy with a task of its own, has not read the last one yet.
+    results: queue.SimpleQueue[tuple[bool, Any, str] | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send, args=(pipe, results), daemon=True)
+    sender.start()
     try:
         while True:
             span = pipe.recv()
             try:
-                result: tuple[bool, Any, str] = (True, _TASK[-1](span), "")
+                results.put((True, _TASK[-1](span), ""))
             except Exception as exc:
                 import traceback  # here: a worker whose tasks succeed does not pay for it
 
-                result = (False, exc, traceback.format_exc())
-            try:
-                pipe.send(result)
-            except Exception as exc:  # an exception that cannot be pickled
-                import traceback
-
-                pipe.send((False, RuntimeError(f"{type(exc).__name__}: {exc}"), traceback.format_exc()))
+                results.put((False, exc, traceback.format_exc()))
     except (EOFError, OSError):  # the parent is done (or gone)
         pass
+    results.put(None)
+    sender.join()
+
+
+def _send(pipe: Any, results: Any) -> None:
+    while (result := results.get()) is not None:
+        try:
+            pipe.send(result)
+        except OSError:  # the parent is gone
+            return
+        except Exception as exc:  # an exception that cannot be pickled
+            import traceback
+
+            pipe.send((False, RuntimeError(f"{type(exc).__name__}: {exc}"), traceback.format_exc()))

@@ -1,14 +1,14 @@
 """``--jobs N``: rendering a big tree in N processes, the way kubeconform's ``-n`` does it.
 
-The documents are read and checked once, in this process (the catalog and the cluster configuration need
-all of them); then N forked workers render runs of whole files each and send back, per document, only what
-is printed and reported: the output text, the problem, the warnings and the VM's label, never the rendered
+The documents are read and checked first, all of them (the catalog and the cluster configuration need all
+of them: :mod:`..inputs.gather` reads and checks them in N processes too); then N processes (this one and
+N - 1 forked workers) render runs of whole files each; a worker sends back, per document, only what is
+printed and reported: the output text, the problem, the warnings and the VM's label, never the rendered
 object. The results come back in input order, so the output, the report and the exit status are byte for
 byte those of ``--jobs 1``.
 
 By default a run uses every core when it has at least ``DEFAULT_FROM`` documents (below that, starting the
-processes costs more than it saves), else one. Checking the documents (kubectl's and the API server's
-validation) is spread the same way (:mod:`..inputs.gather`).
+processes costs more than it saves), else one.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def tasks(documents: Sequence[Document], size: int | None = None) -> list[tuple[
     return spans([doc.source for doc in documents], TASK_DOCS if size is None else size)
 
 
-# What the forked workers render: set in this process before the fork, inherited (never pickled).
+# What the processes render: set in this process before the fork, inherited (never pickled).
 _WORK: dict[str, Any] = {}
 
 
@@ -64,7 +64,7 @@ def _render_task(span: tuple[int, int]) -> list[Done]:
 
 def render_parallel(documents: Sequence[Document], catalog: Any, options: Options, renderer: VMRenderer | None,
                     namespace: str, text: Callable[[Item], str], jobs: int) -> Iterator[Done]:
-    """Each document rendered in ``jobs`` forked processes, in input order; ``text`` makes its printed text."""
+    """Each document rendered in ``jobs`` processes, in input order; ``text`` makes its printed text."""
     _WORK.update(documents=documents, catalog=catalog, options=options, renderer=renderer, namespace=namespace,
                  text=text)
     try:
@@ -107,7 +107,7 @@ def _write_task(span: tuple[int, int]) -> list[Done]:
 def write_parallel(documents: Sequence[Document], catalog: Any, options: Options, renderer: VMRenderer | None,
                    namespace: str, problems: list[ToolError], verdict_only: bool, jobs: int,
                    planned: dict[str, Any]) -> Iterator[Item]:
-    """Each document rendered in ``jobs`` forked processes, in input order, as an item holding the input
+    """Each document rendered in ``jobs`` processes, in input order, as an item holding the input
     document and what the report needs (not the rendered object); each file's new text (see
     :func:`_write_task`) goes into ``planned`` by file before the file's last item is handed out."""
     from ..errors import EXIT_INPUT
