@@ -177,3 +177,13 @@ def test_standard_input_among_the_files(catalog_tree: tuple[Path, list[str]]) ->
     assert one.exit_code == 3 and "vm-7" in one.stdout and "was removed in" not in one.stderr
     assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
     assert ran == ["_check_span"]  # read here, all of them: checked in the workers
+
+
+def test_a_malformed_list_among_the_files(catalog_tree: tuple[Path, list[str]]) -> None:
+    root, _ = catalog_tree
+    (root / "a" / "list.yaml").write_text("apiVersion: v1\nkind: List\nitems: {a: 1}\n")  # refuses every document
+    (root / "a" / "listed.yaml").write_text("apiVersion: v1\nkind: List\nitems:\n- " + (_VM % 5).replace("\n", "\n  "))
+    args = ["render", "-R", "-f", str(root)]
+    one = _run([*args, "--jobs", "1"])
+    assert one[0] == 3 and "list.yaml:3:1: error: items of a List must be a list" in one[2]
+    assert _run([*args, "--jobs", "2"]) == one
