@@ -78,13 +78,33 @@ def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> An
     if schema is None:
         return _unknown(value, path, pruned)
     if isinstance(value, dict):
-        node = schema
-        return _mapped(value, lambda key, item: item if node.embedded and key in ("apiVersion", "kind")
-                       else _field(key, item, node, path, pruned))
+        return _object(value, schema, path, pruned)
     if isinstance(value, list):
         items = schema.items
         return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
     return value
+
+
+def _object(value: dict[str, Any], schema: Node, path: Path, pruned: list[Path]) -> dict[str, Any]:
+    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call)."""
+    out: dict[str, Any] | None = None
+    properties, additional, embedded = schema.properties, schema.additional, schema.embedded
+    for key, item in value.items():
+        sub = properties.get(key)
+        if sub is None and isinstance(additional, Node):
+            sub = additional
+        if sub is None:
+            if additional is True or (embedded and key in ("apiVersion", "kind")):
+                continue
+            pruned.append((*path, key))
+            out = dict(value) if out is None else out
+            del out[key]
+        elif isinstance(item, (dict, list)) and not (embedded and key in ("apiVersion", "kind")):
+            new = _walk(item, sub, (*path, key), pruned)
+            if new is not item:
+                out = dict(value) if out is None else out
+                out[key] = new
+    return value if out is None else out
 
 
 def _unknown(value: Any, path: Path, pruned: list[Path]) -> Any:
@@ -180,15 +200,19 @@ def default(value: Any, schema: Node | None) -> Any:
         return value
     if isinstance(value, dict):
         carrying, additional = schema.carrying("default")
-
-        def field(key: str, item: Any) -> Any:
-            sub = carrying.get(key) if key in schema.properties else additional
-            if sub is None:
-                return item  # nothing below has a default
-            return _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
-        out = _mapped(value, field)
-        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in out}
-        return {**out, **missing} if missing else out
+        properties = schema.properties
+        out: dict[str, Any] | None = None
+        for key, item in value.items():
+            sub = carrying.get(key) if key in properties else additional
+            if sub is None or (not isinstance(item, (dict, list)) and item is not None):
+                continue  # nothing below has a default, or a scalar: nothing to fill in
+            new = _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
+            if new is not item:
+                out = dict(value) if out is None else out
+                out[key] = new
+        done = value if out is None else out
+        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in done}
+        return {**done, **missing} if missing else done
     if isinstance(value, list) and schema.items is not None:
         items = schema.items
         return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)
