@@ -36,6 +36,12 @@ def _table() -> dict[str, Any]:
 def states(release: str = MAIN) -> dict[str, str]:
     """The state of every gate ``release`` registers (``data/feature-gates.json``, written by
     ``scripts/generate-feature-gates`` from each tag's featuregate package)."""
+    return dict(_states(release))
+
+
+@functools.cache
+def _states(release: str) -> dict[str, str]:
+    """:func:`states`, made once per release and shared by the checks (which only read it)."""
     table = _table()
     if release == MAIN:
         return dict(table["main"])
@@ -64,7 +70,7 @@ def _developer(cfg: ClusterConfig) -> dict[str, Any]:
 def is_enabled(cfg: ClusterConfig, gate: str) -> bool:
     """Whether ``gate`` is on in the cluster's release. From v1.9.0 ``featuregate.IsEnabled``: GA, else named,
     else not disabled and Beta; before, ``isFeatureGateEnabled``: GA, else named (registered or not)."""
-    state = states(cfg.release.name).get(gate)
+    state = _states(cfg.release.name).get(gate)
     if state == GA:
         return True
     beta_on = cfg.release.beta_feature_gates_on_by_default
@@ -98,7 +104,7 @@ def deprecated_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[str]:
     """``warnDeprecatedAPIs``: for each gate the configuration names that is deprecated and used by ``spec``,
     its message."""
     warnings = []
-    known = states(cfg.release.name)
+    known = _states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _DEPRECATED_USED.get(gate)
         if check is not None and known.get(gate) == DEPRECATED and check[0](spec):
@@ -110,7 +116,7 @@ def discontinued_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[Cause]
     """``ValidateFeatureGates``: for each gate the configuration names, in its order, that is discontinued
     and used by ``spec``, its message (a cause without a field)."""
     causes = []
-    known = states(cfg.release.name)
+    known = _states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _SPEC_USED.get(gate)
         if check is not None and known.get(gate) == DISCONTINUED and check[0](spec):
