@@ -137,7 +137,8 @@ def main_group(no_builtin_catalog: bool, kubevirt_version: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: usage lines read ``kubectl instancetype …``."""
+    """Console-script entry point: usage lines read ``kubectl instancetype …``. Run as the program (no
+    ``argv``: the console script, ``python -m``) it ends the process itself (:func:`.crash.exit_now`)."""
     # A short-lived process building large acyclic trees: the cycle collector only costs time
     # (a third of a 10,000-VM render).
     gc.disable()
@@ -145,9 +146,17 @@ def main(argv: list[str] | None = None) -> Any:
         from .complete import run_shell_complete
 
         run_shell_complete(main_group)
-    from .crash import guarded
+    from .crash import exit_now, guarded
 
-    return guarded(lambda: main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True))
+    def run() -> Any:
+        return guarded(lambda: main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True))
+
+    if argv is not None:  # called from Python (tests, scripts): the caller goes on
+        return run()
+    try:
+        return run()
+    except SystemExit as exc:
+        exit_now(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -102,6 +102,23 @@ def guarded(run: Callable[[], Any]) -> Any:
         _bug(exc)
 
 
+def exit_now(exc: SystemExit) -> NoReturn:
+    """End the process with ``exc``'s status, as ``sys.exit`` would, once the run is over: the exit handlers
+    run and the standard streams are flushed, but the interpreter is not torn down. Freeing the documents of a
+    large render one object at a time took a thirtieth of its CPU time, for an output already written."""
+    import atexit  # a built-in module: nothing to load
+
+    status = exc.code
+    if status is not None and not isinstance(status, int):  # sys.exit prints any other value, status 1
+        _say(str(status))
+        status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    os._exit(status or 0)
+
+
 def _is_stream_error(exc: OSError) -> bool:
     return exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EBADF, errno.EIO, errno.EDQUOT)
 
