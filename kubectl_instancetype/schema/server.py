@@ -127,9 +127,9 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
     if meta.error is not None:
         where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
-    obj, unknown = prune.prune(data, schema)
+    obj, unknown, null = prune.prune(data, schema)
     unknown = [*meta.unknown, *unknown]
-    if prune.has_null(obj):
+    if null:
         obj = prune.drop_nulls(obj, schema)
     metadata = obj.get("metadata")
     if isinstance(metadata, dict) and not metadata.keys() <= objectmeta.FIELDS.keys():
