@@ -10,7 +10,6 @@ each rendered VM comes with the origin of every value its rendering set (a pool'
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .api.encoding import encode_vm
@@ -24,6 +23,7 @@ from .pipeline.stages import render_vm
 from .pipeline.vm_pool_admitter import STAGE as POOL_STAGE
 from .pipeline.vm_pool_admitter import admit_pool
 from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
+from .records import dataclass, field
 from .yamlio import Document
 
 

@@ -18,11 +18,11 @@ table's shape, and the release corpora (``testdata/conformance-releases``) check
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from ..errors import UsageError
+from ..records import dataclass
 
 Line = tuple[int, int]
 Span = int | tuple[int, int] | None

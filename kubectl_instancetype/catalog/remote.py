@@ -8,10 +8,10 @@ URL is fetched every time, with a warning that tells the digest to pin it with.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
 from ..errors import InputError, Location
+from ..records import dataclass
 
 SCHEMES = ("http", "https")
 PIN = "sha256="

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -13,6 +12,7 @@ from ..catalog.loading import Builtin
 from ..config import ARCHITECTURES
 from ..errors import UsageError
 from ..inputs import Inputs, Request, gather
+from ..records import dataclass, replace
 from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .inputs import FILES, FileReader
@@ -251,7 +251,6 @@ FILES_READ = "kubectl_instancetype.files_read"
 def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:
     """``loaded``, with kubectl's "no objects passed" when ``-f`` named only directories that hold nothing but
     directories and ``-R`` was not given (the run would otherwise print nothing and succeed)."""
-    import dataclasses
     import os
 
     if inputs.recursive or loaded.files or loaded.problems or not inputs.filenames:
@@ -264,7 +263,7 @@ def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:
     held = ", ".join(nested)
     problem = UsageError(f"no objects passed to {command}: {held} holds only directories; add -R (--recursive) "
                          "to read them")
-    return dataclasses.replace(loaded, problems=(*loaded.problems, problem), blamed=(*loaded.blamed, None))
+    return replace(loaded, problems=(*loaded.problems, problem), blamed=(*loaded.blamed, None))
 
 
 def builtin_catalog(enabled: bool) -> Builtin | None:

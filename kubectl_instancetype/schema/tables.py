@@ -18,12 +18,12 @@ import json
 import pkgutil
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from ..api.releases import MAIN as _MAIN
 from ..api.releases import RELEASES as _RELEASE_TABLE
+from ..records import dataclass
 
 NO_DEFAULT = object()
 

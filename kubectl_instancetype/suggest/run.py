@@ -8,10 +8,10 @@ still get their suggestions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from ..api.names import VIRTUAL_MACHINE
 from ..errors import InputError, KubeVirtError, ToolError
+from ..records import dataclass
 from ..render import error_path, vm_label
 from ..yamlio import Document
 from .engine import Suggestion, suggest

@@ -20,7 +20,6 @@ import json
 import pkgutil
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...api.names import (
@@ -32,6 +31,7 @@ from ...api.names import (
     PREFERENCE_KINDS,
 )
 from ...api.names import INSTANCETYPE_API_VERSION as API_VERSION
+from ...records import dataclass, field
 from .tree import copy_tree
 
 __all__ = ["API_VERSION", "BUNDLE_OF_RELEASE", "VERSION_LABEL", "Bundle", "bundle"]
