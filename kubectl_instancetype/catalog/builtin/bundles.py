@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -120,10 +120,9 @@ def _cluster_kind(kind: str) -> str | None:
 
 @functools.cache
 def _deltas() -> dict[str, Any]:
-    data = pkgutil.get_data(__package__, "data/releases.json")
-    if data is None:  # pragma: no cover - only with a loader that cannot read data
-        raise OSError(f"{__package__}: no data/releases.json")
-    result: dict[str, Any] = json.loads(data)
+    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
+    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
+                                                                          "releases.json")))
     return result
 
 
