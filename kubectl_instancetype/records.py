@@ -9,8 +9,8 @@ a class the same ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__match
 Why not the standard one: it compiles six functions for each frozen class and, for a class without a
 docstring, computes a signature to write one — about 0.3 ms a class. A render makes some seventy classes
 before it reads its first file, so that was a fifth of the time a one-VM render takes. Here only
-``__init__`` is compiled (a keyword-taking constructor is the one method a shared function would slow down);
-the other methods are shared functions over the field names.
+``__init__`` is compiled (a keyword-taking constructor is the one method a shared function would slow down),
+once for all the classes of one shape; the other methods are shared functions over the field names.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from inspect import get_annotations
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -146,38 +147,73 @@ def _fields(cls: type, annotations: dict[str, Any]) -> list[tuple[str, Field]]:
 
 def _init(cls: type, fields: list[tuple[str, Field]], annotations: dict[str, Any],
           frozen: bool) -> Callable[..., None]:
-    scope: dict[str, Any] = {"_record_factory": _FACTORY, "_record_set": object.__setattr__}
-    params, lines = ["self"], []
-    for name, spec in fields:
-        factory = f"_record_factory_{name}"
+    """The ``__init__`` of ``cls``: the compiled constructor of its shape, renamed to its fields."""
+    shape = (frozen, hasattr(cls, "__post_init__"), tuple(_kind(spec) for _, spec in fields))
+    template = _TEMPLATES.get(shape)
+    if template is None:
+        template = _TEMPLATES[shape] = _template(*shape)
+    names = {f"_f{index}": name for index, (name, _) in enumerate(fields)}
+    code = template.replace(
+        co_varnames=tuple(names.get(name, name) for name in template.co_varnames),
+        co_names=tuple(names.get(name, name) for name in template.co_names),
+        co_consts=tuple(names.get(const, const) if isinstance(const, str) else const for const in template.co_consts),
+        co_qualname=f"{cls.__qualname__}.__init__",
+    )
+    scope: dict[str, Any] = {"__name__": cls.__module__, "_record_factory": _FACTORY,
+                             "_record_set": object.__setattr__}
+    defaults: list[Any] = []
+    for index, (name, spec) in enumerate(fields):
         if spec.default_factory is not _MISSING:
-            scope[factory] = spec.default_factory
-        if spec.init:
-            if spec.default_factory is not _MISSING:
-                params.append(f"{name}=_record_factory")
-                value = f"{factory}() if {name} is _record_factory else {name}"
-            elif spec.default is not _MISSING:
-                scope[f"_record_default_{name}"] = spec.default
-                params.append(f"{name}=_record_default_{name}")
-                value = name
-            else:
-                params.append(name)
-                value = name
-        elif spec.default_factory is not _MISSING:
-            value = f"{factory}()"
-        else:  # left to the class attribute holding the default, or to __post_init__
+            scope[f"_record_factory_{index}"] = spec.default_factory
+        if not spec.init:
             continue
+        if spec.default_factory is not _MISSING:
+            defaults.append(_FACTORY)
+        elif spec.default is not _MISSING:
+            defaults.append(spec.default)
+        elif defaults:
+            raise TypeError(f"non-default argument {name!r} follows default argument")
+    function = FunctionType(code, scope, "__init__", tuple(defaults) or None)
+    function.__annotations__ = {name: annotations[name] for name, spec in fields if spec.init} | {"return": None}
+    return function
+
+
+# A constructor's code depends only on which fields it takes, which it fills from a factory and which it leaves
+# alone: it is compiled once for each such shape (with the fields named _f0, _f1 ...) and copied with the
+# fields' names, as compiling is most of what making a class costs.
+_TEMPLATES: dict[tuple[bool, bool, tuple[str, ...]], CodeType] = {}
+_TAKEN, _TAKEN_OR_MADE, _MADE, _LEFT = "taken", "taken or made", "made", "left"
+
+
+def _kind(spec: Field) -> str:
+    factory = spec.default_factory is not _MISSING
+    if spec.init:
+        return _TAKEN_OR_MADE if factory else _TAKEN
+    return _MADE if factory else _LEFT  # left to the class attribute holding the default, or to __post_init__
+
+
+def _template(frozen: bool, post_init: bool, kinds: tuple[str, ...]) -> CodeType:
+    params, lines = ["self"], []
+    for index, kind in enumerate(kinds):
+        name, factory = f"_f{index}", f"_record_factory_{index}"
+        if kind == _TAKEN:
+            value = name
+        elif kind == _TAKEN_OR_MADE:
+            value = f"{factory}() if {name} is _record_factory else {name}"
+        elif kind == _MADE:
+            value = f"{factory}()"
+        else:
+            continue
+        if kind != _MADE:
+            params.append(name)
         lines.append(f"_record_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
-    if hasattr(cls, "__post_init__"):
+    if post_init:
         lines.append("self.__post_init__()")
     source = f"def __init__({', '.join(params)}):\n    " + ("\n    ".join(lines) or "pass")
     made: dict[str, Any] = {}
-    exec(source, scope, made)
-    function: Callable[..., None] = made["__init__"]
-    function.__qualname__ = f"{cls.__qualname__}.__init__"
-    function.__module__ = cls.__module__
-    function.__annotations__ = {name: annotations[name] for name, spec in fields if spec.init} | {"return": None}
-    return function
+    exec(source, {}, made)
+    code: CodeType = made["__init__"].__code__
+    return code
 
 
 def _repr(names: tuple[str, ...]) -> Callable[[Any], str]:

@@ -126,3 +126,30 @@ class Pickled:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "total", self.x)
+
+
+def test_records_of_one_shape_share_compiled_code_under_their_own_names() -> None:
+    @records.dataclass(frozen=True)
+    class Left:
+        a: int
+        b: list[int] = records.field(default_factory=list)
+
+    @records.dataclass(frozen=True)
+    class Right:
+        c: int
+        d: list[int] = records.field(default_factory=lambda: [7])
+
+    assert vars(Left(1)) == {"a": 1, "b": []} and vars(Right(2)) == {"c": 2, "d": [7]}
+    assert vars(Right(d=[1], c=3)) == {"c": 3, "d": [1]}
+    assert Left.__init__.__code__.co_code == Right.__init__.__code__.co_code
+    assert Right.__init__.__qualname__ == f"{Right.__qualname__}.__init__"
+    with pytest.raises(TypeError, match="'a'"):
+        Left(b=[])
+
+
+def test_a_field_without_default_after_one_with_is_refused() -> None:
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        @records.dataclass
+        class Bad:
+            a: int = 0
+            b: int
