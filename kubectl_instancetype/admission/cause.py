@@ -8,10 +8,10 @@ located in the input file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..config import ClusterConfig
+from ..records import dataclass
 
 Key = str | int
 Spec = dict[str, Any]

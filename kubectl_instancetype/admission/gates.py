@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +25,9 @@ ALPHA, BETA, GA, DEPRECATED, DISCONTINUED = "Alpha", "Beta", "General Availabili
 
 @functools.cache
 def _table() -> dict[str, Any]:
-    data = pkgutil.get_data(__package__, "data/feature-gates.json")
-    if data is None:  # pragma: no cover - only with a loader that cannot read data
-        raise OSError(f"{__package__}: no data/feature-gates.json")
-    result: dict[str, Any] = json.loads(data)
+    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
+    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
+                                                                          "feature-gates.json")))
     return result
 
 

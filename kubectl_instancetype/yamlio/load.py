@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from ..errors import InputError, InternalLimitError, Location
+from ..records import dataclass, field
 from .positions import Positions, Span
 
 try:  # the C parser (libyaml), the one parser the tool reads YAML with

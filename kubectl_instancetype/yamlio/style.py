@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import dataclass
 from .split import events
 
 

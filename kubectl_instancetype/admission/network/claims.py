@@ -6,9 +6,8 @@ network validator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...config import ClusterConfig
+from ...records import dataclass
 from ...schema.fielderror import go_quote
 from ...schema.names import dns1123_label, dns1123_subdomain
 from .. import gates
