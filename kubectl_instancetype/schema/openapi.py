@@ -222,7 +222,7 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
     limits = node.limits
     if "maxP" in limits and len(value) > limits["maxP"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxP']} items"))
-    if node.required:
+    if node.required and not value.keys() >= node.required_set:
         errs.extend(required((*path, key)) for key in node.required if key not in value)
     properties, additional = node.properties, node.additional
     for key, item in value.items():

@@ -46,6 +46,7 @@ class Node:
         self.type: str | tuple[str, ...] | None = tuple(kind) if isinstance(kind, list) else kind
         self.types: tuple[str, ...] = (kind,) if isinstance(kind, str) else tuple(kind or ())
         self.required: tuple[str, ...] = tuple(raw.get("r", ()))
+        self.required_set = frozenset(self.required)  # an object holding them all has nothing to report
         self.enum: tuple[Any, ...] | None = tuple(raw["e"]) if "e" in raw else None
         self.pattern_text: str = raw.get("pat", "")
         self.format: str | None = raw.get("f")

@@ -110,7 +110,7 @@ def _node(value: Any, node: Node, path: Path, walk: _Walk, out: list[Problem]) -
 
 
 def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
-    if node.required:
+    if node.required and not value.keys() >= node.required_set:
         out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
                    if key not in value and not _defaulted(node, key))
     properties, additional = node.properties, node.additional
