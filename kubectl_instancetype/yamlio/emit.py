@@ -221,6 +221,9 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
         elif kind is list and value:
             out.append(f"{lead}{kt}\n")
             _seq(value, indent, out, pad)
+        elif kind is str and (info := _STRS.get(value)) is not None and info[0] != _LITERAL and (
+                indent + len(kt) + 1 + len(info[1]) <= _WIDTH or " " not in info[1]):
+            out.append(f"{lead}{kt} {info[1]}\n")  # _scalar's one-line case, inline: most values
         else:
             out.append(f"{lead}{kt} " + _scalar(value, indent + len(kt) + 1, indent + 2))
         lead = pad
