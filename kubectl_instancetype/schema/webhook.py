@@ -52,6 +52,8 @@ _SEEN: dict[int, tuple[Any, dict[Node, _Seen]]] = {}  # by set of definitions (i
 
 
 class _Walk(NamedTuple):
+    """One check's definitions and what is known of their nodes."""
+
     defs: Definitions
     seen: dict[Node, _Seen]
 
@@ -70,7 +72,8 @@ def _see(node: Node, walk: _Walk) -> _Seen:
     if resolved.enum is None:  # _type_problem reads only the class of these (every int is a whole number)
         leaves.update(cls for cls, sample in ((str, ""), (bool, False))
                       if resolved.format is None and _type_problem(sample, resolved) is None)
-        leaves.update(cls for cls, sample in ((int, 0),) if _type_problem(sample, resolved) is None)
+        if _type_problem(0, resolved) is None:
+            leaves.add(int)
         typed.update(cls for cls, sample in ((dict, {}), (list, [])) if _type_problem(sample, resolved) is None)
     seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed))
     return seen
