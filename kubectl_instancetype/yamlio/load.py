@@ -70,6 +70,11 @@ else:  # the classes of the events it makes (the builder dispatches on them)
 
     for _event in (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent):
         setattr(_ruamel_yaml, _event.__name__, _event)
+    _probe = _CParser("[a]")
+    if [type(_probe.get_event()) for _ in range(4)][2:] != [SequenceStartEvent, ScalarEvent]:
+        # a parser that does not make its events through these names: dispatch on ruamel's own classes
+        globals().update(ScalarEvent=_events.ScalarEvent, MappingStartEvent=_events.MappingStartEvent,
+                         SequenceStartEvent=_events.SequenceStartEvent)
 
 #: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
 #: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the
