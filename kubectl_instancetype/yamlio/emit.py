@@ -79,7 +79,8 @@ _TIMESTAMP = re.compile(
 _STRS: dict[str, tuple[int, str]] = {}  # string -> (style, text on one line)
 _KEYS: dict[str, str] = {}  # key -> "key:" text, or "" for keys written as "? key"
 _CACHE_LIMIT = 200_000
-_PADS = [" " * n for n in range(64)]
+_PADDED = 64
+_PADS = [" " * n for n in range(_PADDED)]
 
 
 def dump_yaml(obj: Any) -> str:
@@ -203,9 +204,12 @@ def dump_json(obj: Any) -> str:
     return text.translate(_HTML) + "\n"
 
 
-def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
-    """Entries of a non-empty mapping whose keys start at column ``indent``; ``lead`` starts line one."""
-    pad = _pad(indent)
+def _map(m: dict[str, Any], indent: int, out: list[str], lead: str | None) -> None:
+    """Entries of a non-empty mapping whose keys start at column ``indent``; ``lead`` starts line one (None:
+    the indentation, as for a mapping under a key)."""
+    pad = _PADS[indent] if indent < _PADDED else " " * indent
+    if lead is None:
+        lead = pad
     for key in keyorder.ordered(m):
         kt = _KEYS.get(key)
         if kt is None:
@@ -217,7 +221,7 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
             _seq([value], indent, out, pad, ": ")
         elif kind is dict and value:
             out.append(f"{lead}{kt}\n")
-            _map(value, indent + 2, out, _pad(indent + 2))
+            _map(value, indent + 2, out, None)
         elif kind is list and value:
             out.append(f"{lead}{kt}\n")
             _seq(value, indent, out, pad)
@@ -232,7 +236,7 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str) -> None:
 def _seq(items: list[Any], indent: int, out: list[str], lead: str, marker: str = "- ") -> None:
     """Items of a non-empty sequence whose dashes sit at column ``indent``; nested collections start
     on the dash's line. With ``marker=": "`` it writes the value of an explicit ``? key`` entry."""
-    pad = _pad(indent)
+    pad = _PADS[indent] if indent < _PADDED else " " * indent
     child = indent + 2
     for value in items:
         kind = type(value)
