@@ -99,6 +99,11 @@ def _file_style(whole: str) -> tuple[Any, str]:
     return _measure(whole.removeprefix("\ufeff")), newline  # read as load_stream reads it
 
 
+def file_quote(whole: str) -> str:
+    """The quote the whole file prefers, as :func:`detect` takes it for a document that quotes nothing."""
+    return _common(_file_style(whole)[0].quote, Counter(), '"')
+
+
 def detect(body: str, whole: str) -> Style:
     """The style of document text ``body`` (LF line ends), completed from the whole file's text."""
     here = _measure(body)
