@@ -11,12 +11,12 @@ Only the settings that VM expansion and VMI rendering read are modelled; every o
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .api.releases import DEFAULT as DEFAULT_RELEASE
 from .api.releases import Release, UnknownRelease, resolve
 from .errors import InputError, Location
+from .records import dataclass, field, replace
 
 # Per architecture KubeVirt configures (pkg/virt-config/configuration.go; ppc64le lost its own in v1.7 and
 # falls back to amd64's since): the default machine type and the emulated machine patterns.

@@ -7,7 +7,7 @@ and exit statuses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import dataclass
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # an object the cluster would refuse (API server or KubeVirt), or --check found changes

@@ -10,7 +10,6 @@ had no ``metadata.namespace`` gets none: kustomize, kpt, Helm or Argo CD set it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .catalog import Catalog
@@ -18,6 +17,7 @@ from .config import ARCHITECTURES, ClusterConfig
 from .errors import InputError, KubeVirtError, Location, Notice, ToolError
 from .inputs import Inputs
 from .inputs.lists import flatten
+from .records import dataclass, field
 from .render import Options, VMRenderer, error_path, render_each
 from .validation import MODE_ALIASES
 from .yamlio import Document

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from dataclasses import dataclass
 from typing import Any
 
 from .errors import ToolError
+from .records import dataclass
 
 Op = dict[str, Any]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from .gonum import f32, int_to_f32, json_float
+from .records import dataclass
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"

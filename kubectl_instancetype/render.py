@@ -10,7 +10,6 @@ each rendered VM comes with the origin of every value its rendering set (a pool'
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .api.encoding import encode_vm
@@ -24,6 +23,7 @@ from .pipeline.stages import render_vm
 from .pipeline.vm_pool_admitter import STAGE as POOL_STAGE
 from .pipeline.vm_pool_admitter import admit_pool
 from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
+from .records import dataclass, field
 from .yamlio import Document
 
 
@@ -131,6 +131,22 @@ def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
     return render_pool
 
 
+def kubevirt_problem(exc: KubeVirtError, doc: Document, label: str, root: tuple[str, ...] = ()) -> ToolError:
+    """KubeVirt's refusal of the VM of ``doc`` (at ``root`` in it) as the run reports it: ``label`` in front,
+    located at its field, each of several causes at its own field, and a note at each matcher whose lookup
+    failed (what was not found, and where it may be)."""
+    causes = tuple((message, (*root, *keys) if keys else ()) for message, keys in exc.causes)
+    located = KubeVirtError(f"{label}: {exc.message}{exc.hint}", exc.stage, exc.paths, exc.field, causes)
+    located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
+    notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
+    problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)
+    if len(causes) > 1 and problem.location is not None:
+        where = problem.location
+        problem.located_causes = tuple((f"{label}: {message}", doc.locate(keys) if keys else where)
+                                       for message, keys in causes)
+    return problem
+
+
 def _render_vm(
     doc: Document, renderer: VMRenderer, catalog: Catalog, options: Options, kind: str = VM_KIND,
     root: tuple[str, ...] = (),
@@ -155,16 +171,7 @@ def _render_vm(
     except KubeVirtError as exc:
         if exc.stage == POOL_STAGE:  # the pool's own webhook names the pool's fields
             root = ()
-        causes = tuple((message, (*root, *keys) if keys else ()) for message, keys in exc.causes)
-        located = KubeVirtError(f"{label}: {exc.message}{exc.hint}", exc.stage, exc.paths, exc.field, causes)
-        located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
-        notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
-        problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)
-        if len(causes) > 1 and problem.location is not None:
-            where = problem.location
-            problem.located_causes = tuple((f"{label}: {message}", doc.locate(keys) if keys else where)
-                                           for message, keys in causes)
-        return Item(doc, None, True, problem, warnings=warnings())
+        return Item(doc, None, True, kubevirt_problem(exc, doc, label, root), warnings=warnings())
     except InputError as exc:
         return Item(doc, None, True, InputError(f"{label}: {exc.message}", exc.location or doc.location))
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

@@ -10,12 +10,11 @@ the tool needs of them (a kind and a name).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError, KubeVirtError, RefusedError, ToolError
+from .records import dataclass, field, replace
 from .schema.server import KUBEVIRT, NOT_VALIDATED, REFUSED, Admission, Options, admit
 from .yamlio import Document
 
@@ -56,7 +55,7 @@ def check_document(doc: Document, options: Options, problems: list[ToolError], w
         except InputError as exc:
             problems.append(exc)
             return None
-    return doc if answer.obj is doc.data else dataclasses.replace(doc, data=answer.obj, warnings=(),
+    return doc if answer.obj is doc.data else replace(doc, data=answer.obj, warnings=(),
                                                                           original=doc.as_read)
 
 

@@ -86,12 +86,13 @@ def test_conformance_runner_on_installed_executable(mode: list[str]) -> None:
 
 
 def test_render_imports_only_what_it_needs() -> None:
-    """A plain render must not pay for templating, patching, HTTP or round-trip YAML."""
+    """A plain render must not pay for templating, patching, HTTP, round-trip YAML or the standard data classes
+    (the package's records are made without them)."""
     code = (
         "import sys\n"
         "from kubectl_instancetype.cli import main\n"
         "try:\n    main(['render', '-f', 'inputs/example.yaml'])\nexcept SystemExit:\n    pass\n"
-        "heavy = ['jinja2', 'jsonpatch', 'urllib.request', 'http.client', 'tempfile',\n"
+        "heavy = ['jinja2', 'jsonpatch', 'urllib.request', 'http.client', 'tempfile', 'dataclasses',\n"
         "         'kubectl_instancetype.yamlio.roundtrip', 'kubectl_instancetype.patch']\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )

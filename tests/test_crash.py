@@ -95,3 +95,28 @@ def test_an_interrupted_run_is_not_a_finding(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert err.strip() == "error: interrupted"
+
+
+def _program(tmp_path: Path, *args: str, before: str = "") -> subprocess.CompletedProcess[str]:
+    """``main()`` run as the program (no argv: it ends the process itself), with ``before`` run first."""
+    (tmp_path / "vm.yaml").write_text(VM)
+    code = (f"import sys\n{before}\nsys.argv = ['kubectl-instancetype', *{list(args)!r}]\n"
+            "from kubectl_instancetype.cli import main\nmain()\nprint('not reached')\n")
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+
+def test_the_program_ends_with_its_status_its_output_flushed_and_atexit_run(tmp_path: Path) -> None:
+    say = "import atexit\natexit.register(lambda: print('at exit', file=sys.stderr))"
+    done = _program(tmp_path, "render", "-f", "vm.yaml", "-o", "json", before=say)
+    assert (done.returncode, done.stderr) == (0, "at exit\n")
+    assert done.stdout.startswith("{") and done.stdout.endswith("}\n") and "not reached" not in done.stdout
+    refused = _program(tmp_path, "render", "-f", "missing.yaml", before=say)
+    assert (refused.returncode, refused.stderr) == (EXIT_INPUT, "missing.yaml:1:1: error: no such file or "
+                                                                "directory\nat exit\n")
+
+
+def test_the_program_leaves_a_running_thread_to_the_interpreter(tmp_path: Path) -> None:
+    late = ("import threading, time\n"
+            "threading.Thread(target=lambda: (time.sleep(0.5), print('thread done', file=sys.stderr))).start()")
+    done = _program(tmp_path, "render", "-f", "vm.yaml", before=late)
+    assert (done.returncode, done.stderr) == (0, "thread done\n")

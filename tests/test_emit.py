@@ -389,3 +389,16 @@ def test_same_bytes_as_kubectl(tmp_path: Path) -> None:
     command = ["kubectl", "annotate", "--local", "--overwrite", "-o", "yaml", "-f", str(source), "emit-test=y"]
     result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True)
     assert result.stdout.split("---\n") == dump_yaml_all(objects).split("---\n")
+
+
+def test_text_is_double_quoted_for_the_same_characters_ascii_or_not() -> None:
+    """ASCII text is searched with the ASCII part of the special characters: the same answer as the whole class."""
+    import re
+
+    from kubectl_instancetype.yamlio import emit
+
+    whole = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]")
+    for code in [*range(0x3000), *range(0xd7f0, 0x10010), 0x10ffff]:
+        text = "a" + chr(code)
+        found = (emit._SPECIAL_ASCII if text.isascii() else emit._special_re()).search(text)
+        assert bool(found) == bool(whole.search(text)), hex(code)

@@ -27,6 +27,7 @@ from kubectl_instancetype.yamlio.kept import lost
 from kubectl_instancetype.yamlio.roundtrip import RewriteError
 from kubectl_instancetype.yamlio.splice import splice
 from kubectl_instancetype.yamlio.split import split
+from kubectl_instancetype.yamlio.style import file_quote
 
 CASES = sorted((CONFORMANCE / "cases").glob("*/expected.json")) if (CONFORMANCE / "cases").is_dir() else []
 
@@ -50,7 +51,7 @@ def both_paths(text: str, index: int, new: Any) -> tuple[str | None, str]:
     """(the spliced body or None, the round-trip editor's body) of document ``index`` rewritten to ``new``."""
     body = split(text, "input").bodies[index]
     piece = text[body.start : body.end]
-    spliced = splice(piece, body.data, new)
+    spliced = splice(piece, body.data, new, file_quote=lambda: file_quote(text))  # as roundtrip calls it
     original = roundtrip.splice
     roundtrip.splice = lambda *_: None  # type: ignore[assignment]
     try:
@@ -177,3 +178,22 @@ def comments(text: str) -> list[str]:
 
 def uncommented(text: str) -> list[str]:
     return [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+
+
+@pytest.mark.parametrize(("text", "quoted"), [
+    ("a: 'x'\n---\nb:\n  c: 1\n", "'yes'"),  # the document quotes nothing: the file's quote
+    ("a: \"x\"\n---\nb:\n  c: 1\n", '"yes"'),
+    ("a: 1\n---\nb:\n  c: 1\n", '"yes"'),  # nothing quoted anywhere: kubectl's double quotes
+    ("a: 1\n---\nb:\n  c: 'p'\n  e: \"q\"\n", "'yes'"),  # a tie: the first quote written
+    ("a: 1\n---\nb:\n  c: \"p\"\n  e: 'q'\n", '"yes"'),
+])
+def test_new_strings_take_the_quote_the_editor_takes(text: str, quoted: str) -> None:
+    """Whether spliced or edited, a new string that must be quoted is quoted as the editor decides from the
+    document, or the whole file when the document quotes nothing (a hypothesis-found difference: the splice
+    wrote ``"n"`` where the editor wrote ``'n'``)."""
+    body = split(text, "input").bodies[1]
+    new = {**body.data, "b": {**body.data["b"], "d": "yes"}}
+    out = roundtrip.rewrite(text, {1: new}, "input")
+    assert out == text + f"  d: {quoted}\n"
+    spliced, edited = both_paths(text, 1, new)
+    assert spliced is None or spliced == edited

@@ -8,10 +8,10 @@ located in the input file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..config import ClusterConfig
+from ..records import dataclass
 
 Key = str | int
 Spec = dict[str, Any]
@@ -48,11 +48,15 @@ class FieldPath:
 
     def child(self, *names: str) -> FieldPath:
         """``Child(names...)``: each name a field below this one."""
-        return self._below("child", names)
+        path = _new(FieldPath)  # _below inline: the rules make tens of paths for every VM
+        path._parent, path._step, path._kind, path._keys, path._text = self, names, "child", None, None
+        return path
 
     def index(self, i: int) -> FieldPath:
         """``Index(i)``: the i-th item of this list."""
-        return self._below("index", i)
+        path = _new(FieldPath)
+        path._parent, path._step, path._kind, path._keys, path._text = self, i, "index", None, None
+        return path
 
     def key(self, k: str) -> FieldPath:
         """``Key(k)``: the entry ``k`` of this map."""
@@ -99,6 +103,9 @@ class FieldPath:
     def cause(self, message: str) -> Cause:
         """A cause naming this field."""
         return Cause(message, self.text, self.keys)
+
+
+_new = FieldPath.__new__
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +25,9 @@ ALPHA, BETA, GA, DEPRECATED, DISCONTINUED = "Alpha", "Beta", "General Availabili
 
 @functools.cache
 def _table() -> dict[str, Any]:
-    data = pkgutil.get_data(__package__, "data/feature-gates.json")
-    if data is None:  # pragma: no cover - only with a loader that cannot read data
-        raise OSError(f"{__package__}: no data/feature-gates.json")
-    result: dict[str, Any] = json.loads(data)
+    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
+    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
+                                                                          "feature-gates.json")))
     return result
 
 
@@ -36,6 +35,12 @@ def _table() -> dict[str, Any]:
 def states(release: str = MAIN) -> dict[str, str]:
     """The state of every gate ``release`` registers (``data/feature-gates.json``, written by
     ``scripts/generate-feature-gates`` from each tag's featuregate package)."""
+    return dict(_states(release))
+
+
+@functools.cache
+def _states(release: str) -> dict[str, str]:
+    """:func:`states`, made once per release and shared by the checks (which only read it)."""
     table = _table()
     if release == MAIN:
         return dict(table["main"])
@@ -64,7 +69,7 @@ def _developer(cfg: ClusterConfig) -> dict[str, Any]:
 def is_enabled(cfg: ClusterConfig, gate: str) -> bool:
     """Whether ``gate`` is on in the cluster's release. From v1.9.0 ``featuregate.IsEnabled``: GA, else named,
     else not disabled and Beta; before, ``isFeatureGateEnabled``: GA, else named (registered or not)."""
-    state = states(cfg.release.name).get(gate)
+    state = _states(cfg.release.name).get(gate)
     if state == GA:
         return True
     beta_on = cfg.release.beta_feature_gates_on_by_default
@@ -98,7 +103,7 @@ def deprecated_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[str]:
     """``warnDeprecatedAPIs``: for each gate the configuration names that is deprecated and used by ``spec``,
     its message."""
     warnings = []
-    known = states(cfg.release.name)
+    known = _states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _DEPRECATED_USED.get(gate)
         if check is not None and known.get(gate) == DEPRECATED and check[0](spec):
@@ -110,7 +115,7 @@ def discontinued_in_use(cfg: ClusterConfig, spec: dict[str, Any]) -> list[Cause]
     """``ValidateFeatureGates``: for each gate the configuration names, in its order, that is discontinued
     and used by ``spec``, its message (a cause without a field)."""
     causes = []
-    known = states(cfg.release.name)
+    known = _states(cfg.release.name)
     for gate in _developer(cfg).get("featureGates") or ():
         check = _SPEC_USED.get(gate)
         if check is not None and known.get(gate) == DISCONTINUED and check[0](spec):

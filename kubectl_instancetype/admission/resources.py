@@ -40,10 +40,14 @@ def memory(spec: Spec) -> dict[str, Any] | None:
 
 
 def _listed(spec: Spec, kind: str, name: str) -> Quantity:
-    resources = section(domain(spec), "resources") or {}
-    values = resources.get(kind)
+    dom = spec.get("domain")
+    resources = dom.get("resources") if isinstance(dom, dict) else None
+    values = resources.get(kind) if isinstance(resources, dict) else None
     value = values.get(name) if isinstance(values, dict) else None
-    return new_quantity(0, _FORMATS[name]) if value is None else from_json(value)
+    return _ZERO[name] if value is None else from_json(value)
+
+
+_ZERO = {name: new_quantity(0, fmt) for name, fmt in _FORMATS.items()}  # a Quantity is immutable: one will do
 
 
 def request(spec: Spec, name: str) -> Quantity:

@@ -17,10 +17,10 @@ An admitted VM gets the webhook's warnings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..config import ClusterConfig
+from ..records import dataclass
 from . import cpu, datavolumes, gates, memory, metadata, vmi_spec
 from .cause import Cause, FieldPath, Spec
 from .network import rules as network

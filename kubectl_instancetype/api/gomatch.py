@@ -9,6 +9,8 @@ ignores the error.
 
 from __future__ import annotations
 
+import functools
+
 SEPARATOR = "/"
 
 
@@ -16,6 +18,7 @@ class BadPattern(ValueError):
     """Go's ``filepath.ErrBadPattern``."""
 
 
+@functools.lru_cache(maxsize=4096)  # a function of two strings: a file of VMs asks the same few pairs again
 def match(pattern: str, name: str) -> bool:
     """Whether ``name`` matches ``pattern`` (False for a malformed pattern, like KubeVirt's ``ok, _ :=``)."""
     try:

@@ -7,8 +7,7 @@ and the same rule for the name annotations in pkg/virt-controller/watch/vm/vm.go
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..records import dataclass
 from .golang import go_lower
 from .names import CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, INSTANCETYPE, PREFERENCE
 

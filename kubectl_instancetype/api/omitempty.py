@@ -101,31 +101,47 @@ def omit_zero_plain_fields(spec: Spec) -> None:
     _walk(spec, _PATHS)
 
 
-# PLAIN_FIELDS as a tree: (the field tuples of the node reached, {key or "[]": the tree below it}).
-_Tree = tuple[list[tuple[str, ...]], dict[str, Any]]
+# PLAIN_FIELDS as a tree: (the field tuples of the node reached, {key: the tree below it}, the tree below
+# each item of a list reached, or None).
+_Tree = tuple[list[tuple[str, ...]], dict[str, Any], Any]
 
 
 def _tree(paths: dict[tuple[str, ...], tuple[str, ...]]) -> _Tree:
-    root: _Tree = ([], {})
+    root: dict[str, Any] = {}
     for path, fields in paths.items():
         node = root
         for key in path:
-            node = node[1].setdefault(key, ([], {}))
-        node[0].append(fields)
-    return root
+            node = node.setdefault(key, {})
+        node.setdefault("", []).append(fields)
+    return _frozen(root)
+
+
+def _frozen(node: dict[str, Any]) -> _Tree:
+    below = {key: _frozen(sub) for key, sub in node.items() if key not in ("", "[]")}
+    return node.get("", []), below, _frozen(node["[]"]) if "[]" in node else None
 
 
 def _walk(data: Any, tree: _Tree) -> None:
+    """Only the keys ``data`` has are followed (a spec holds few of the tree's): a walk of a VM's spec
+    visits what it holds, not every path of the table."""
     if isinstance(data, dict):
         for fields in tree[0]:
             _omit(data, fields)
-        for key, below in tree[1].items():
-            if key != "[]":
-                _walk(data.get(key), below)
-    elif isinstance(data, list) and "[]" in tree[1]:
-        below = tree[1]["[]"]
+        below = tree[1]
+        if len(below) <= len(data):
+            for key, sub in below.items():
+                value = data.get(key)
+                if value is not None:
+                    _walk(value, sub)
+        else:
+            for key, value in data.items():
+                sub = below.get(key)
+                if sub is not None:
+                    _walk(value, sub)
+    elif isinstance(data, list) and tree[2] is not None:
+        each = tree[2]
         for item in data:
-            _walk(item, below)
+            _walk(item, each)
 
 
 _PATHS = _tree(PLAIN_FIELDS)

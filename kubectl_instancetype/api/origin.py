@@ -11,8 +11,9 @@ attribute test per value set.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any
+
+from ..records import dataclass, field, replace
 
 Path = tuple[str | int, ...]
 

@@ -18,11 +18,11 @@ table's shape, and the release corpora (``testdata/conformance-releases``) check
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from ..errors import UsageError
+from ..records import dataclass
 
 Line = tuple[int, int]
 Span = int | tuple[int, int] | None
@@ -197,7 +197,8 @@ _FACTS = {fact.name: fact for fact in FACTS}
 class Release:
     """One KubeVirt release (or ``main``): its name, line and patch, and the commit the tool answers for.
 
-    Every fact of :data:`FACTS` is an attribute (``release.writes_firmware_serial``), computed once.
+    Every fact of :data:`FACTS` is an attribute (``release.writes_firmware_serial``), computed on first use
+    (a run asks a few facts of one release; the table has some fifty facts of two dozen releases).
     """
 
     name: str
@@ -205,12 +206,13 @@ class Release:
     patch: int
     commit: str
 
-    def __post_init__(self) -> None:
-        for fact in FACTS:
-            object.__setattr__(self, fact.name, fact.holds(self.line, self.patch))
-
-    def __getattr__(self, name: str) -> Any:  # only reached for a name that is no fact
-        raise AttributeError(f"no KubeVirt release fact {name!r}")
+    def __getattr__(self, name: str) -> Any:  # reached once for each fact asked, and for a name that is no fact
+        fact = _FACTS.get(name)
+        if fact is None:
+            raise AttributeError(f"no KubeVirt release fact {name!r}")
+        holds = fact.holds(self.line, self.patch)
+        object.__setattr__(self, name, holds)
+        return holds
 
     def facts(self) -> dict[str, bool]:
         """Every fact and whether it holds, in table order."""

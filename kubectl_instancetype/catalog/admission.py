@@ -11,11 +11,11 @@ cluster would not hold it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import INSTANCETYPE_KINDS
 from ..api.releases import DEFAULT, Release
+from ..records import dataclass, field
 from .spread import (
     CORES_THREADS,
     SOCKETS_CORES,

@@ -7,7 +7,6 @@ object, bug #14595), then the live object of the resolved kind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..api.golang import go_json, go_type_name
@@ -16,6 +15,7 @@ from ..api.names import CATALOG_KINDS, CONTROLLER_REVISION, INSTANCETYPE_API_VER
 from ..api.scheme import is_registered
 from ..api.versions import REMOVED, removed_hint
 from ..errors import KubeVirtError
+from ..records import dataclass
 
 # The name Go gives the scheme virt-controller decodes revisions with: where runtime.NewScheme() is called
 # (staging/src/kubevirt.io/client-go/kubevirt/scheme/register.go, line 44, vendored as kubevirt.io/client-go).

@@ -10,7 +10,6 @@ virt-operator deploys on a cluster would.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import (
@@ -23,6 +22,7 @@ from ..api.names import (
     PREFERENCE,
 )
 from ..errors import InputError
+from ..records import dataclass, field
 from ..yamlio import Document
 
 __all__ = [

@@ -8,11 +8,11 @@ namespace). A source's cluster-scoped object hides the built-in one of the same 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.golang import go_lower
 from ..errors import UsageError
+from ..records import dataclass
 from .index import (
     BUILTIN_SOURCE,
     CATALOG_KINDS,

@@ -9,13 +9,13 @@ With ``accept_removed``, objects and revisions in removed versions are converted
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import CONTROLLER_REVISION as REVISION
 from ..api.releases import DEFAULT, Release
 from ..api.versions import REMOVED_IN, removed_hint
 from ..errors import InputError, KubeVirtError, ToolError
+from ..records import dataclass, field
 from ..yamlio import Document
 from .admission import admit
 from .conversion import holds_removed_object, served_object, upgraded_revision

@@ -8,10 +8,10 @@ URL is fetched every time, with a warning that tells the digest to pin it with.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
 from ..errors import InputError, Location
+from ..records import dataclass
 
 SCHEMES = ("http", "https")
 PIN = "sha256="
@@ -37,13 +37,16 @@ class RemoteSource:
         return redact(self.url)
 
 
-_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@]*?:)[^/?#@]*@")
+@cache
+def _userinfo_re() -> re.Pattern[str]:
+    """A URL's scheme and user name, and the password after them (compiled on first use)."""
+    return re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@]*?:)[^/?#@]*@")
 
 
 def redact(url: str) -> str:
     """``url`` with the password of its user information masked (``https://user:***@host/…``): messages,
     warnings and reports never echo a credential given on the command line."""
-    return _USERINFO.sub(r"\1***@", url)
+    return _userinfo_re().sub(r"\1***@", url)
 
 
 def is_url(path: str) -> bool:

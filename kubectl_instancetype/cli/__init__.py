@@ -137,7 +137,8 @@ def main_group(no_builtin_catalog: bool, kubevirt_version: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: usage lines read ``kubectl instancetype …``."""
+    """Console-script entry point: usage lines read ``kubectl instancetype …``. Run as the program (no
+    ``argv``), it ends the process itself, without the interpreter's teardown (:func:`.crash.end_process`)."""
     # A short-lived process building large acyclic trees: the cycle collector only costs time
     # (a third of a 10,000-VM render).
     gc.disable()
@@ -145,9 +146,18 @@ def main(argv: list[str] | None = None) -> Any:
         from .complete import run_shell_complete
 
         run_shell_complete(main_group)
-    from .crash import guarded
+    from .crash import end_process, guarded
 
-    return guarded(lambda: main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True))
+    def run() -> Any:
+        return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+
+    if argv is not None:
+        return guarded(run)
+    try:
+        guarded(run)
+    except SystemExit as exc:  # click's standalone mode always ends so
+        end_process(exc.code)
+    end_process(0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -19,6 +18,7 @@ from ..catalog.listing import BUILTIN_SOURCE, Listed, listed, pick, resolve_kind
 from ..catalog.selector import parse_selector
 from ..errors import EXIT_FINDINGS, ToolError, UsageError
 from ..inputs import Inputs
+from ..records import dataclass
 from ..reporters import RunResult
 from ..yamlio import DEFAULT_LIMITS
 from . import EXIT_CODES_HELP, exit_codes_help

@@ -14,10 +14,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 import click
 from click.shell_completion import CompletionItem, shell_complete
+
+from ..records import dataclass
 
 COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 EXECUTABLE = "kubectl-instancetype"

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import dataclasses
 import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -26,6 +24,7 @@ from ..gitops import report as views
 from ..gitops.relevance import relevant
 from ..gitops.vmdiff import VMChange, VMState, compare, vm_states
 from ..inputs import excluded
+from ..records import dataclass, replace
 from ..render import Options
 from ..render import render as render_documents
 from ..reporters import Checked, RunResult
@@ -296,7 +295,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     label = base or git("rev-parse", "--short", rev).strip()
     top = os.path.realpath(git("rev-parse", "--show-toplevel").strip())
     paths = tuple(_in_tree(p, top) for p in paths)
-    catalogs = dataclasses.replace(
+    catalogs = replace(
         catalogs, catalogs=tuple(_in_tree(c, top) for c in catalogs.catalogs),
         kubevirt_config=_in_tree(catalogs.kubevirt_config, top) if catalogs.kubevirt_config else None)
     named = paths + catalogs.catalogs + ((catalogs.kubevirt_config,) if catalogs.kubevirt_config else ())
@@ -328,10 +327,10 @@ def _upgrade(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], c
 
     base_release = resolve(base_version)
     label = f"KubeVirt {base_release.name}"
-    before = _side(paths, namespace, exclude, dataclasses.replace(catalogs, kubevirt_version=base_release.name),
+    before = _side(paths, namespace, exclude, replace(catalogs, kubevirt_version=base_release.name),
                    drift=True)
     after = _side(paths, namespace, exclude, catalogs, drift=True)
-    changes = [_new_drift(dataclasses.replace(c, cause="kubevirt") if c.status != "unchanged" else c)
+    changes = [_new_drift(replace(c, cause="kubevirt") if c.status != "unchanged" else c)
                for c in compare(before.states, after.states, label)]
     target = f" --kubevirt-version {catalogs.kubevirt_version}" if catalogs.kubevirt_version else ""
     again = f"kubectl instancetype diff --base-kubevirt-version {base_version}{target}"
@@ -353,7 +352,7 @@ def _new_drift(change: VMChange) -> VMChange:
         return change
     known = change.before.drift if change.before is not None else ()
     fresh = tuple(p for p in change.after.drift if p not in known)
-    return dataclasses.replace(change, after=dataclasses.replace(change.after, drift=fresh))
+    return replace(change, after=replace(change.after, drift=fresh))
 
 
 def _at_base(problem: ToolError, label: str) -> ToolError:

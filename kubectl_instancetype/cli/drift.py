@@ -3,7 +3,6 @@ ignore rules for Argo CD and Flux that cover exactly those."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..gitops.drift import (
     flux_drift_detection,
     rules_in,
 )
+from ..records import replace
 from ..render import Options, render_each, vm_label
 from ..reporters import RunResult
 from ..yamlio import dump_json, dump_yaml, dump_yaml_all
@@ -58,7 +58,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
     """
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     rule_docs, problems = _rule_documents(against)

@@ -18,9 +18,9 @@ import contextlib
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ..errors import InputError, Location
+from ..records import dataclass
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 

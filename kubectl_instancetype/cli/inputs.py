@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..catalog.remote import is_url, parse_source, redact
 from ..errors import InputError, InternalLimitError, Location
 from ..inputs import STDIN, STDIN_NAME, Source, Text
+from ..records import dataclass
 from ..yamlio import DEFAULT_LIMITS
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")

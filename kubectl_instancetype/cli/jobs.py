@@ -13,13 +13,12 @@ processes costs more than it saves), else one.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Notice, ToolError
 from ..parallel import TASK_ITEMS, ordered_map, spans
+from ..records import dataclass, replace
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..yamlio import Document
 
@@ -100,7 +99,7 @@ def _write_task(span: tuple[int, int]) -> list[Done]:
                 planned = rendered_text(of_file[0].document.stream_text, item.document.source, of_file)
             except InputError as exc:
                 planned = exc
-        out[-1] = dataclasses.replace(out[-1], planned=planned)
+        out[-1] = replace(out[-1], planned=planned)
     return out
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import sys
 
 import click
@@ -11,6 +10,7 @@ import click
 from ..errors import InputError, Location, Notice, ToolError
 from ..inputs import JUDGE_USED, Request, gather
 from ..krm import Envelope, Finding, Settings, open_input, settings_from, transform
+from ..records import replace
 from ..reporters import RunResult
 from ..reporters.krm import output
 from ..validation import MODE_ALIASES
@@ -51,7 +51,7 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
         envelope, rl_doc = _read_input()
         settings = _settings(config_file, envelope, rl_doc, catalogs, namespace, vmi)
         if validate is not None:
-            settings = dataclasses.replace(settings, validate=MODE_ALIASES[validate.lower()])
+            settings = replace(settings, validate=MODE_ALIASES[validate.lower()])
     except InputError as exc:
         finish(RunResult((exc,)))
     request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,

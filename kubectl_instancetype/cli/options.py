@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 from ..catalog.loading import Builtin
 from ..config import ARCHITECTURES
-from ..errors import UsageError
+from ..errors import ToolError, UsageError
 from ..inputs import Inputs, Request, gather
+from ..records import dataclass, replace
 from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
 from .inputs import FILES, FileReader
@@ -239,19 +239,26 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
     reader = FileReader(inputs.outside) if inputs.outside else FILES
     loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
     ctx = click.get_current_context(silent=True)
-    if ctx is not None:  # for --summary: the -f files read, VMs or not (catalogs aside)
+    if ctx is not None:  # for --summary: the -f files read, VMs or not, parsed or not (catalogs aside)
         ctx.meta[FILES_READ] = len({d.source for d in loaded.documents}
-                                   | {n.location.path for n in loaded.notices if n.severity == "note" and n.location})
+                                   | {n.location.path for n in loaded.notices if n.severity == "note" and n.location}
+                                   | files_in_error(loaded.problems))
     return _nothing_read(inputs, loaded)
 
 
 FILES_READ = "kubectl_instancetype.files_read"
 
 
+def files_in_error(problems: Sequence[ToolError]) -> set[str]:
+    """The input files that could not be read or parsed (a syntax error, too big, missing, not UTF-8, …)."""
+    from ..errors import EXIT_INPUT
+
+    return {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location is not None}
+
+
 def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:
     """``loaded``, with kubectl's "no objects passed" when ``-f`` named only directories that hold nothing but
     directories and ``-R`` was not given (the run would otherwise print nothing and succeed)."""
-    import dataclasses
     import os
 
     if inputs.recursive or loaded.files or loaded.problems or not inputs.filenames:
@@ -264,7 +271,7 @@ def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:
     held = ", ".join(nested)
     problem = UsageError(f"no objects passed to {command}: {held} holds only directories; add -R (--recursive) "
                          "to read them")
-    return dataclasses.replace(loaded, problems=(*loaded.problems, problem), blamed=(*loaded.blamed, None))
+    return replace(loaded, problems=(*loaded.problems, problem), blamed=(*loaded.blamed, None))
 
 
 def builtin_catalog(enabled: bool) -> Builtin | None:

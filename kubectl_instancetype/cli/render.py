@@ -3,16 +3,15 @@ or write the expansion back into the files (``--write``, ``--output-dir``, ``--c
 
 from __future__ import annotations
 
-import dataclasses
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import EXIT_OK, Notice, ToolError
 from ..parallel import how_many
+from ..records import dataclass, field, replace
 from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
@@ -102,7 +101,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
     _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active)
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
+    inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")

@@ -75,17 +75,20 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
 
 
 def summary(result: RunResult) -> str:
-    """``N VMs in M files: K rendered, J refused, W warnings`` (M: the files read, VMs or not)."""
-    from .options import FILES_READ
+    """``N VMs in M files: K rendered, J refused, W warnings[, E files in error]`` (M: the files read, VMs or
+    not, parsed or not; E: those that could not be read or parsed, whose VMs nobody knows)."""
+    from .options import FILES_READ, files_in_error
 
     ctx = click.get_current_context(silent=True)
     read = ctx.meta.get(FILES_READ) if ctx is not None else None
     vms = len(result.checked)
-    files = read if isinstance(read, int) else len({c.file for c in result.checked})
+    broken = files_in_error(result.problems)
+    files = read if isinstance(read, int) else len({c.file for c in result.checked} | broken)
     refused = sum(c.problem is not None for c in result.checked)
     warnings = sum(n.severity == "warning" for n in result.notices)
-    return (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
+    line = (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
             f"{_count(warnings, 'warning')}")
+    return f"{line}, {_count(len(broken), 'file')} in error" if broken else line
 
 
 def _count(n: int, noun: str) -> str:

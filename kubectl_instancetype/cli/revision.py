@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 
 import click
 
 from ..errors import KubeVirtError, Notice
 from ..pipeline.vm_controller import stored_revisions, stores_revisions
+from ..records import replace
 from ..render import Options, vm_label
 from ..render import render as render_documents
 from ..reporters import RunResult
@@ -40,7 +40,7 @@ def revision(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
       kubectl instancetype revision -f vm.yaml > revisions.yaml
       kubectl instancetype render -f vm.yaml -f revisions.yaml
     """
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     loaded = load(inputs, catalogs)

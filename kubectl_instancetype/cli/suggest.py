@@ -3,12 +3,12 @@ name instead of its own sizing and device settings, the VM rewritten to name the
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 
 import click
 
 from ..errors import EXIT_INPUT, EXIT_OK, ToolError
+from ..records import replace
 from ..reporters import RunResult
 from ..suggest import Outcome, Scope, outcomes
 from ..suggest.report import notices
@@ -77,7 +77,7 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       kubectl instancetype suggest -f manifests/ -R --write
       kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
     """
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    inputs = replace(inputs, filenames=inputs.filenames + paths)
     _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))

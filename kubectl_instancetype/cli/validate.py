@@ -4,11 +4,10 @@ way, check them with this; ``render --check`` also wants the files expanded)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import click
 
 from ..parallel import how_many
+from ..records import replace
 from ..render import Item, Options, render_each
 from . import exit_codes_help
 from .options import (
@@ -38,7 +37,7 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
     from .repo import repo_catalogs
 
     found = repo_catalogs(inputs.filenames, inputs.exclude)
-    return dataclasses.replace(catalogs, catalogs=catalogs.catalogs + found)
+    return replace(catalogs, catalogs=catalogs.catalogs + found)
 
 
 @click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,7 +65,7 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     from .common import META
 
     click.get_current_context().meta.setdefault(META, {})["stdout_free"] = True  # reports may go to stdout
-    inputs = dataclasses.replace(inputs, filenames=inputs.filenames + paths)
+    inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)

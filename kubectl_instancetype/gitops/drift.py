@@ -12,8 +12,9 @@ is still seen.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+from ..records import dataclass
 
 KUBEVIRT_GROUP = "kubevirt.io"
 VM_KIND = "VirtualMachine"

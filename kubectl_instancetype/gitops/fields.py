@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.origin import Origin, Path, origin_at
+from ..records import dataclass
 
 _ABSENT = object()
 _SHOWN = 60  # a longer value is cut to this many characters in sentences

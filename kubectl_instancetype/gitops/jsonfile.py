@@ -10,10 +10,10 @@ The result is parsed again and must hold exactly the new data, else the file is 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, Location
+from ..records import dataclass
 from ..yamlio.values import same
 
 BOM = "\ufeff"

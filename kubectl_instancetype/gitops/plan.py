@@ -10,11 +10,11 @@ copies it byte for byte.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.lists import is_list
 from ..errors import InputError, Location
+from ..records import dataclass
 from ..render import Item
 from ..yamlio.load import Document, load_stream
 from ..yamlio.roundtrip import rewrite

@@ -8,16 +8,15 @@ render's origins say, for each changed field, which instancetype, preference or 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.names import VIRTUAL_MACHINE
 from ..api.origin import Origin, Path
 from ..errors import ToolError
+from ..records import dataclass, field, replace
 from ..render import Item, vm_label
 from ..yamlio.emit import dump_yaml
 from .fields import FieldChange, field_changes
@@ -123,7 +122,7 @@ def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: s
         key = (meta.get("namespace") or namespace, str(meta.get("name")))
         out[key] = vm_state(item, error)
         if drift and drift.get(key):
-            out[key] = dataclasses.replace(out[key], drift=drift[key])
+            out[key] = replace(out[key], drift=drift[key])
     return out
 
 

@@ -9,7 +9,6 @@ problems are values in the returned :class:`Inputs`, never raised.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..api.names import VIRTUAL_MACHINE
@@ -17,6 +16,7 @@ from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
 from ..config import ClusterConfig, config_from
 from ..errors import InputError, Location, Notice, ToolError, located
+from ..records import dataclass, field, replace
 from ..schema.registry import GROUPS, split_api_version
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document

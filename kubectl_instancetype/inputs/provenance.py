@@ -13,10 +13,10 @@ from __future__ import annotations
 import bisect
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Location, Notice, ToolError
+from ..records import dataclass
 from ..yamlio import Document
 
 PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path",

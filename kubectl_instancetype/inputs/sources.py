@@ -7,8 +7,9 @@ The reading itself (files, directories, standard input, URLs) is I/O and lives a
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Protocol
+
+from ..records import dataclass
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"

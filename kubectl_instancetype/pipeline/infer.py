@@ -7,7 +7,6 @@ matcher when the policy is ``Ignore``; API lookups that find nothing are never i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.matchers import MatcherKind
@@ -16,6 +15,7 @@ from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..catalog.hints import volume_hint
 from ..errors import KubeVirtError
+from ..records import dataclass
 
 Spec = dict[str, Any]
 STAGE = "mutate"

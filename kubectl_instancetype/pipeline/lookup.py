@@ -9,8 +9,6 @@ A "not found" keeps KubeVirt's message verbatim and gets a hint after it (:mod:`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from typing import Any
 
 from ..api.matchers import MATCHERS
@@ -19,6 +17,8 @@ from ..catalog.find import Found, Lookup, NotFound, find_spec
 from ..catalog.hints import hint
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
+from ..records import dataclass
+from ..records import field as dataclass_field
 
 Spec = dict[str, Any]
 # Where the spec and metadata a stage edits sit in the object it returns: a VM's template, or a VMI.

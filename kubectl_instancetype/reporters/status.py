@@ -14,10 +14,10 @@ ended (:class:`Ending`, which ``cli/crash.py`` recognises).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 
 from ..errors import EXIT_BUG, EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, Notice, ToolError
+from ..records import dataclass
 
 
 class Ending(IntEnum):

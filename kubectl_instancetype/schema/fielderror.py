@@ -8,10 +8,10 @@ Every error the server's create path reports is one of these: a field path, a ty
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.golang import go_float_v, go_json, go_number
+from ..records import dataclass
 
 Path = tuple[str | int, ...]
 

@@ -75,30 +75,40 @@ def decode_problem(spec: Any) -> Problem | None:
             return path, error
     template = spec.get("template") if isinstance(spec, dict) else None
     if isinstance(template, dict):
-        for where, number, kind in _integers(template.get("spec"), _TRIE, ()):
-            low, high = RANGES[kind]
-            if not low <= number <= high:
-                field = "VMISpecAlias." + ".".join(str(step) for step in where)
-                message = f"json: cannot unmarshal number {number} into Go struct field {field} of type {kind}"
-                return ("spec", "template", "spec", *where), message
+        found = _out_of_range(template.get("spec"), _TRIE, ())
+        if found is not None:
+            where, number, kind = found
+            field = "VMISpecAlias." + ".".join(str(step) for step in where)
+            message = f"json: cannot unmarshal number {number} into Go struct field {field} of type {kind}"
+            return ("spec", "template", "spec", *where), message
     return None
 
 
-def _integers(value: Any, trie: dict[str, Any], path: Path) -> Iterator[tuple[Path, int, str]]:
-    """The integers of ``value`` the trie types, in the order of sorted keys."""
-    if isinstance(value, list) and "*" in trie:
-        for i, item in enumerate(value):
-            yield from _integers(item, trie["*"], (*path, i))
-        return
+def _out_of_range(value: Any, trie: dict[str, Any], path: Path) -> tuple[Path, int, str] | None:
+    """The first integer of ``value`` the trie types (in the order of sorted keys) that is out of its Go
+    type's range. Paths are built only on the way to a typed field."""
+    if isinstance(value, list):
+        if "*" in trie:
+            for i, item in enumerate(value):
+                found = _out_of_range(item, trie["*"], (*path, i))
+                if found is not None:
+                    return found
+        return None
     if not isinstance(value, dict):
-        return
-    for key in sorted(value.keys() & trie.keys()):
+        return None
+    keys = value.keys() & trie.keys()
+    for key in sorted(keys) if len(keys) > 1 else keys:
         sub, item = trie[key], value[key]
         if isinstance(sub, str):
             if item.__class__ is int:
-                yield (*path, key), item, sub
-        else:
-            yield from _integers(item, sub, (*path, key))
+                low, high = RANGES[sub]
+                if not low <= item <= high:
+                    return (*path, key), item, sub
+        elif isinstance(item, (dict, list)):
+            found = _out_of_range(item, sub, (*path, key))
+            if found is not None:
+                return found
+    return None
 
 
 def _timestamps(spec: Any) -> Iterator[tuple[Path, str]]:

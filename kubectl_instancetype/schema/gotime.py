@@ -9,7 +9,7 @@ and the rest of the value it names are Go's. A valid time is stored as Go writes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import dataclass
 
 LAYOUT = "2006-01-02T15:04:05Z07:00"
 # Go's layout, split as nextStdChunk splits it: (literal prefix, element).

@@ -19,10 +19,10 @@ rules, all visible in the API server's answers:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.golang import INT64_MAX, INT64_MIN, go_float_json
+from ..records import dataclass, field
 from .fielderror import Path
 from .gotime import parse_rfc3339
 

@@ -84,6 +84,13 @@ def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
 
 
 def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
+    cls = value.__class__
+    if cls in (_SEEN.get(node) or _see(node))[1]:  # a container of the right type: only its contents to check
+        if cls is dict:
+            _object(value, node, path, errs)
+        else:
+            _array(value, node, path, errs)
+        return
     if value is None and node.nullable:
         if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
             errs.append(not_supported(path, value, list(node.enum)))
@@ -215,21 +222,32 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
     limits = node.limits
     if "maxP" in limits and len(value) > limits["maxP"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxP']} items"))
-    if node.required:
+    if node.required and not value.keys() >= node.required_set:
         errs.extend(required((*path, key)) for key in node.required if key not in value)
+    properties, additional = node.properties, node.additional
     for key, item in value.items():
-        sub = node.properties.get(key)
-        if sub is None and isinstance(node.additional, Node):
-            sub = node.additional
-        if sub is not None and not _plain_leaf(item, sub):
+        sub = properties.get(key)
+        if sub is None and isinstance(additional, Node):
+            sub = additional
+        if sub is not None and item.__class__ not in (_SEEN.get(sub) or _see(sub))[0]:
             _node(item, sub, (*path, key), errs)
 
 
-def _plain_leaf(value: Any, node: Node) -> bool:
-    """A scalar its node has nothing to say about (right type, no enum or limits): most leaves are, and
-    checking them here spares building their path."""
-    return (value.__class__ in (str, bool) and not node.checks_scalars
-            and type_matches(value, node.type, node.int_or_string))
+# What the walk knows of a schema node: the classes of the scalars it has nothing to say about (strings and
+# booleans of the right type, no enum, limits, pattern or format: most leaves are, and checking them in the
+# object spares building their path), and the container classes of the right type when it has no enum and no
+# format (only their contents remain to check). The answers depend on a value's class alone.
+_SEEN: dict[Node, tuple[frozenset[type], frozenset[type]]] = {}
+
+
+def _see(node: Node) -> tuple[frozenset[type], frozenset[type]]:
+    leaves = frozenset(cls for cls, sample in ((str, ""), (bool, False))
+                       if not node.checks_scalars and type_matches(sample, node.type, node.int_or_string))
+    typed = frozenset(cls for cls, sample in ((dict, {}), (list, []))
+                      if node.enum is None and not node.date_time
+                      and type_matches(sample, node.type, node.int_or_string))
+    seen = _SEEN[node] = (leaves, typed)
+    return seen
 
 
 def duplicates(items: list[Any], node: Node, path: Path) -> list[FieldError]:

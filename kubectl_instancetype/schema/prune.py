@@ -53,14 +53,32 @@ def _schema_of(schema: Node, key: str) -> Node | None:
     return sub if sub is not None or not isinstance(schema.additional, Node) else schema.additional
 
 
-def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path]]:
-    """The resource ``obj`` without the fields its schema does not know, and their paths in document order."""
-    pruned: list[Path] = []
-    out = _mapped(obj, lambda key, item: item if key in ROOT_META else _field(key, item, schema, (), pruned))
-    return out, pruned
+class _Pruned(list[Path]):
+    """The paths pruned, in document order, and whether a null was met in a mapping the walk went through:
+    only then can :func:`drop_nulls` find one to drop (it goes through the same mappings, and leaves the
+    nulls of lists), so most objects are spared a search for nulls."""
+
+    null = False
 
 
-def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path]) -> Any:
+def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path], bool]:
+    """The resource ``obj`` without the fields its schema does not know, their paths in document order, and
+    whether it may hold a null :func:`drop_nulls` drops (False: it holds none)."""
+    pruned = _Pruned()
+
+    def root(key: str, item: Any) -> Any:
+        if key in ROOT_META:  # not walked, but drop_nulls may go into them
+            if item is None or (isinstance(item, (dict, list)) and has_null(item)):
+                pruned.null = True
+            return item
+        if item is None:
+            pruned.null = True
+        return _field(key, item, schema, (), pruned)
+    out = _mapped(obj, root)
+    return out, pruned, pruned.null
+
+
+def _field(key: str, value: Any, schema: Node, parent: Path, pruned: _Pruned) -> Any:
     sub = _schema_of(schema, key)
     if sub is None:
         if schema.additional is True:
@@ -72,22 +90,47 @@ def _field(key: str, value: Any, schema: Node, parent: Path, pruned: list[Path])
     return _walk(value, sub, (*parent, key), pruned)
 
 
-def _walk(value: Any, schema: Node | None, path: Path, pruned: list[Path]) -> Any:
+def _walk(value: Any, schema: Node | None, path: Path, pruned: _Pruned) -> Any:
     if schema is not None and schema.preserve_unknown:
         return _skip(value, schema, path, pruned)
     if schema is None:
         return _unknown(value, path, pruned)
     if isinstance(value, dict):
-        node = schema
-        return _mapped(value, lambda key, item: item if node.embedded and key in ("apiVersion", "kind")
-                       else _field(key, item, node, path, pruned))
+        return _object(value, schema, path, pruned)
     if isinstance(value, list):
         items = schema.items
         return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
     return value
 
 
-def _unknown(value: Any, path: Path, pruned: list[Path]) -> Any:
+def _object(value: dict[str, Any], schema: Node, path: Path, pruned: _Pruned) -> dict[str, Any]:
+    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call)."""
+    out: dict[str, Any] | None = None
+    properties, additional, embedded = schema.properties, schema.additional, schema.embedded
+    for key, item in value.items():
+        if item is None:
+            pruned.null = True
+        sub = properties.get(key)
+        if sub is None and isinstance(additional, Node):
+            sub = additional
+        if sub is None:
+            if additional is True or (embedded and key in ("apiVersion", "kind")):
+                continue
+            pruned.append((*path, key))
+            out = dict(value) if out is None else out
+            del out[key]
+        elif isinstance(item, (dict, list)):
+            if embedded and key in ("apiVersion", "kind"):  # not walked, but drop_nulls may go into it
+                pruned.null = pruned.null or has_null(item)
+                continue
+            new = _walk(item, sub, (*path, key), pruned)
+            if new is not item:
+                out = dict(value) if out is None else out
+                out[key] = new
+    return value if out is None else out
+
+
+def _unknown(value: Any, path: Path, pruned: _Pruned) -> Any:
     """A value no schema describes: every key of every mapping in it is unknown (lists nested in lists are
     walked without recursion: their depth is bounded only by the loader's limit)."""
     stack: list[tuple[Any, Path]] = [(value, path)]
@@ -117,10 +160,12 @@ def _emptied(value: Any) -> Any:
     return done.get(id(value), value)
 
 
-def _skip(value: Any, schema: Node, path: Path, pruned: list[Path]) -> Any:
+def _skip(value: Any, schema: Node, path: Path, pruned: _Pruned) -> Any:
     """Under x-kubernetes-preserve-unknown-fields: keep unknown keys, still prune inside known ones."""
     if isinstance(value, dict):
         def known(key: str, item: Any) -> Any:
+            if item is None:
+                pruned.null = True
             sub = _schema_of(schema, key)
             return item if sub is None else _walk(item, sub, (*path, key), pruned)
         return _mapped(value, known)
@@ -180,15 +225,19 @@ def default(value: Any, schema: Node | None) -> Any:
         return value
     if isinstance(value, dict):
         carrying, additional = schema.carrying("default")
-
-        def field(key: str, item: Any) -> Any:
-            sub = carrying.get(key) if key in schema.properties else additional
-            if sub is None:
-                return item  # nothing below has a default
-            return _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
-        out = _mapped(value, field)
-        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in out}
-        return {**out, **missing} if missing else out
+        properties = schema.properties
+        out: dict[str, Any] | None = None
+        for key, item in value.items():
+            sub = carrying.get(key) if key in properties else additional
+            if sub is None or (not isinstance(item, (dict, list)) and item is not None):
+                continue  # nothing below has a default, or a scalar: nothing to fill in
+            new = _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
+            if new is not item:
+                out = dict(value) if out is None else out
+                out[key] = new
+        done = value if out is None else out
+        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in done}
+        return {**done, **missing} if missing else done
     if isinstance(value, list) and schema.items is not None:
         items = schema.items
         return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)

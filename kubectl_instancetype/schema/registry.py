@@ -10,7 +10,7 @@ KubeVirt's groups (snapshots, exports, clones, ...) pass through as the tool doe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 
 V1ALPHA3_WARNING = "kubevirt.io/v1alpha3 is now deprecated and will be removed in a future release."
 

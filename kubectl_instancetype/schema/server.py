@@ -11,11 +11,11 @@ through KubeVirt's own schema check (:mod:`.webhook`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..api.golang import go_json
 from ..api.versions import removed_version_problem
+from ..records import dataclass, field
 from . import cel, names, objectmeta, openapi, prune, registry, scale, webhook
 from .fielderror import FieldError, Path, dotted
 from .objectmeta import json_kind
@@ -97,7 +97,10 @@ def _type_meta_missing(data: Any) -> Admission | None:
     return None
 
 
-def admit(data: Any, options: Options = Options()) -> Admission:
+DEFAULT_OPTIONS = Options()
+
+
+def admit(data: Any, options: Options = DEFAULT_OPTIONS) -> Admission:
     """What kubectl and the API server answer for one decoded document (``data`` is left untouched)."""
     missing = _type_meta_missing(data)
     if missing is not None:
@@ -127,9 +130,9 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
     if meta.error is not None:
         where: Path = ("metadata", meta.error_field) if meta.error_field else ("metadata",)
         return refused(DECODE, [Problem(where, prefix + meta.error)], warnings=tuple(warnings))
-    obj, unknown = prune.prune(data, schema)
+    obj, unknown, null = prune.prune(data, schema)
     unknown = [*meta.unknown, *unknown]
-    if prune.has_null(obj):
+    if null:
         obj = prune.drop_nulls(obj, schema)
     metadata = obj.get("metadata")
     if isinstance(metadata, dict) and not metadata.keys() <= objectmeta.FIELDS.keys():

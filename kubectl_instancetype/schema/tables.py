@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from ..api.releases import MAIN as _MAIN
 from ..api.releases import RELEASES as _RELEASE_TABLE
+from ..records import dataclass
 
 NO_DEFAULT = object()
 
@@ -46,6 +46,7 @@ class Node:
         self.type: str | tuple[str, ...] | None = tuple(kind) if isinstance(kind, list) else kind
         self.types: tuple[str, ...] = (kind,) if isinstance(kind, str) else tuple(kind or ())
         self.required: tuple[str, ...] = tuple(raw.get("r", ()))
+        self.required_set = frozenset(self.required)  # an object holding them all has nothing to report
         self.enum: tuple[Any, ...] | None = tuple(raw["e"]) if "e" in raw else None
         self.pattern_text: str = raw.get("pat", "")
         self.format: str | None = raw.get("f")
@@ -143,11 +144,10 @@ def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[tuple[bool, boo
 
 @functools.cache
 def _read(name: str) -> Any:
-    """A table shipped with the package (read through the loader: the release is a zipapp)."""
-    data = pkgutil.get_data(__package__, f"data/{name}")
-    if data is None:  # pragma: no cover - only with a loader that cannot read data
-        raise OSError(f"{__package__}: no data/{name}")
-    return json.loads(data)
+    """A table shipped with the package (read through the module's loader, as pkgutil.get_data reads: the release
+    is a zipapp)."""
+    loader: Any = __spec__.loader
+    return json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data", name)))
 
 
 #: The KubeVirt releases whose tables the package ships, oldest first: every release tag from v1.5.0 (the

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import godecode
 from .fielderror import Path, go_quote
@@ -31,7 +31,7 @@ def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, re
     definitions of ``release`` unless ``definitions`` are given."""
     defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
-    _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), defs, out)
+    _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), _Walk(defs, _seen(defs)), out)
     if not out:
         failure = godecode.decode_problem(vm.get("spec"))
         if failure is not None:
@@ -43,8 +43,54 @@ def _name(path: Path) -> str:
     return ".".join(str(step) for step in path if not isinstance(step, int))
 
 
-def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
-    node = defs.resolve(node)
+# What a walk knows of a schema node: the node resolved, the classes of the scalars it has nothing to say
+# about (the right type and no enum; for strings and booleans no format either), and the container classes
+# of the right type when it has no enum (only their contents remain to check). Most of a VM's values are
+# such, and pass without the checks below or a path built for them.
+_Seen = tuple[Node, frozenset[type], frozenset[type]]
+_SEEN: dict[int, tuple[Any, dict[Node, _Seen]]] = {}  # by set of definitions (id of its nodes, kept alive)
+
+
+class _Walk(NamedTuple):
+    """One check's definitions and what is known of their nodes."""
+
+    defs: Definitions
+    seen: dict[Node, _Seen]
+
+
+def _seen(defs: Definitions) -> dict[Node, _Seen]:
+    entry = _SEEN.get(id(defs.nodes))
+    if entry is None or entry[0] is not defs.nodes:
+        entry = _SEEN[id(defs.nodes)] = (defs.nodes, {})
+    return entry[1]
+
+
+def _see(node: Node, walk: _Walk) -> _Seen:
+    resolved = walk.defs.resolve(node)
+    leaves: set[type] = set()
+    typed: set[type] = set()
+    if resolved.enum is None:  # _type_problem reads only the class of these (every int is a whole number)
+        leaves.update(cls for cls, sample in ((str, ""), (bool, False))
+                      if resolved.format is None and _type_problem(sample, resolved) is None)
+        if _type_problem(0, resolved) is None:
+            leaves.add(int)
+        typed.update(cls for cls, sample in ((dict, {}), (list, [])) if _type_problem(sample, resolved) is None)
+    seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed))
+    return seen
+
+
+def _node(value: Any, node: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
+    node, leaves, typed = walk.seen.get(node) or _see(node, walk)
+    cls = value.__class__
+    if cls in leaves:
+        return
+    if cls in typed:
+        if cls is dict:
+            _object(value, node, path, walk, out)
+        elif node.items is not None:
+            for i, item in enumerate(value):
+                _node(item, node.items, (*path, i), walk, out)
+        return
     types = node.types
     if value is None:
         if not (node.nullable or "null" in types or not types):
@@ -60,24 +106,26 @@ def _node(value: Any, node: Node, path: Path, defs: Definitions, out: list[Probl
         shown = " ".join(str(v) for v in node.enum)
         out.append((path, f"{_name(path)} in body should be one of [{shown}]"))
     if isinstance(value, dict):
-        _object(value, node, path, defs, out)
+        _object(value, node, path, walk, out)
     elif isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
-            _node(item, node.items, (*path, i), defs, out)
+            _node(item, node.items, (*path, i), walk, out)
 
 
-def _object(value: dict[str, Any], node: Node, path: Path, defs: Definitions, out: list[Problem]) -> None:
-    if node.required:
+def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
+    if node.required and not value.keys() >= node.required_set:
         out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
                    if key not in value and not _defaulted(node, key))
+    properties, additional = node.properties, node.additional
+    seen = walk.seen
     for key, item in value.items():
-        sub = node.properties.get(key)
-        if sub is None and isinstance(node.additional, Node):
-            sub = node.additional
+        sub = properties.get(key)
+        if sub is None and isinstance(additional, Node):
+            sub = additional
         if sub is not None:
-            if not _plain_leaf(item, defs.resolve(sub)):
-                _node(item, sub, (*path, key), defs, out)
-        elif node.additional is False:
+            if item.__class__ not in (seen.get(sub) or _see(sub, walk))[1]:
+                _node(item, sub, (*path, key), walk, out)
+        elif additional is False:
             out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
 
 
@@ -157,9 +205,3 @@ def _is_date(text: str) -> bool:
         return False
     year, month, day = (int(group) for group in match.groups())
     return 1 <= month <= 12 and 1 <= day <= days_in(month, year)
-
-
-def _plain_leaf(value: Any, node: Node) -> bool:
-    """A string or boolean of the right type, no enum and no format: nothing to say, and no path to build."""
-    return (value.__class__ in (str, bool) and node.enum is None and node.format is None
-            and (not node.types or _type_problem(value, node) is None))

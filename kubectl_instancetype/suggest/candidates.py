@@ -10,12 +10,12 @@ namespace), then the general-purpose ``u1`` series, then the smallest, then the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.names import CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, INSTANCETYPE, LABEL_PREFIX, PREFERENCE
 from ..catalog import Catalog
 from ..quantity import QuantityError, from_json
+from ..records import dataclass
 
 GENERAL_PURPOSE_CLASS = "general.purpose"  # the ``instancetype.kubevirt.io/class`` label of the u1 series
 GENERAL_PURPOSE_SERIES = "u1."

@@ -7,10 +7,10 @@ compared with the original's expansion (:mod:`.proof`). Nothing here reads files
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.matchers import MATCHERS
+from ..records import dataclass
 from ..render import vm_label
 from . import candidates, instancetypes, preferences
 from .candidates import Candidate

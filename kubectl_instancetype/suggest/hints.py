@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..api.names import INFER_LABEL_PREFIX
+from ..records import dataclass
 
 Spec = dict[str, Any]
 OS_KEY = "vm.kubevirt.io/os"

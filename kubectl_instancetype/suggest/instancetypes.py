@@ -10,12 +10,12 @@ whose CPU topology only spreads the same vCPUs) and compared with the original's
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.golang import clone_json, nonzero
 from ..expand.apply import apply_spec
 from ..pipeline.vm_validating_webhook import BASE, conflict_field
+from ..records import dataclass
 from .candidates import Candidate, quantity_bytes, tie_break
 from .proof import Scope
 from .tree import MISSING, Difference, Path, get, without

@@ -10,10 +10,10 @@ same value: each is tried, top down, and kept out only when the whole render sta
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..pipeline.expand import has_matchers
+from ..records import dataclass, field
 from .candidates import Candidate, tie_break
 from .hints import Hints
 from .instancetypes import with_matcher

@@ -9,7 +9,6 @@ stages (the mutating and validating webhooks) and encoding as ``render``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.golang import child, clone_json
@@ -19,6 +18,7 @@ from ..errors import KubeVirtError
 from ..expand.defaults import cluster_defaults, default_pod_network, default_volume_disks
 from ..pipeline.vm_validating_webhook import INTERFACES
 from ..quantity import canonical
+from ..records import dataclass
 from ..render import default_vm_renderer
 from .tree import Difference, differences
 

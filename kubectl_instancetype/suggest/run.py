@@ -8,11 +8,11 @@ still get their suggestions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from ..api.names import VIRTUAL_MACHINE
 from ..errors import InputError, KubeVirtError, ToolError
-from ..render import error_path, vm_label
+from ..records import dataclass
+from ..render import kubevirt_problem, vm_label
 from ..yamlio import Document
 from .engine import Suggestion, suggest
 from .hints import hints
@@ -45,9 +45,8 @@ def _outcome(doc: Document, scope: Scope) -> Outcome:
     label = vm_label(vm, scope.namespace)
     try:
         return Outcome(doc, suggest(vm, scope, hints(vm, scope.namespace_of(vm), scope.catalog)))
-    except KubeVirtError as exc:
-        located = KubeVirtError(f"{label}: {exc.message}", exc.stage, exc.paths, exc.field)
-        return Outcome(doc, problem=located.with_location(doc.locate(error_path(exc))))
+    except KubeVirtError as exc:  # reported as render reports it: each cause located, the lookups' notes
+        return Outcome(doc, problem=kubevirt_problem(exc, doc, label))
     except InputError as exc:
         return Outcome(doc, problem=InputError(f"{label}: {exc.message}", exc.location or doc.location))
     except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:

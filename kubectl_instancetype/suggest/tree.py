@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ..api.golang import clone_json
+from ..records import dataclass
 
 Path = tuple[str | int, ...]
 MISSING: Any = object()  # what :func:`get` returns for a path that leads nowhere

@@ -16,12 +16,12 @@ the tree, so a node is only touched where the old and new values differ. The cho
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml.anchor import Anchor
 from ruamel.yaml.comments import CommentedBase, CommentedMap, CommentedSeq
 
+from ..records import dataclass, field
 from . import comments
 from .style import Style
 from .values import fresh, same, scalar

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from ..errors import InputError, InternalLimitError, Location
+from ..records import dataclass, field
 from .positions import Positions, Span
 
 try:  # the C parser (libyaml), the one parser the tool reads YAML with
@@ -24,7 +24,57 @@ try:  # the C parser (libyaml), the one parser the tool reads YAML with
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
 else:  # the classes of the events it makes (the builder dispatches on them)
-    from ruamel.yaml.events import AliasEvent, DocumentStartEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
+    import _ruamel_yaml
+    from ruamel.yaml import events as _events
+    from ruamel.yaml.events import AliasEvent, DocumentStartEvent
+
+    # libyaml's parser makes every event by calling these classes; ruamel.yaml's constructors run three
+    # Python frames an event (Event, NodeEvent, the class). These subclasses set the same attributes in one,
+    # and stand in for ruamel's in the parser module (only the tool reads YAML through it): a quarter of the
+    # time the parser spends on a file of VMs. Their names are ruamel's: the readers dispatch on them.
+    class ScalarEvent(_events.ScalarEvent):
+        __slots__ = ()
+
+        def __init__(self, anchor: Any, tag: Any, implicit: Any, value: Any, start_mark: Any = None,
+                     end_mark: Any = None, style: Any = None, comment: Any = None) -> None:
+            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
+            self.ctag, self.implicit, self.value, self.style = tag, implicit, value, style
+
+    class MappingStartEvent(_events.MappingStartEvent):
+        __slots__ = ()
+
+        def __init__(self, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
+            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
+            self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
+
+    class SequenceStartEvent(_events.SequenceStartEvent):
+        __slots__ = ()
+
+        def __init__(self, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
+            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
+            self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
+
+    class MappingEndEvent(_events.MappingEndEvent):
+        __slots__ = ()
+
+        def __init__(self, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
+            self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
+
+    class SequenceEndEvent(_events.SequenceEndEvent):
+        __slots__ = ()
+
+        def __init__(self, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
+            self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
+
+    for _event in (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent):
+        setattr(_ruamel_yaml, _event.__name__, _event)
+    _probe = _CParser("[a]")
+    if [type(_probe.get_event()) for _ in range(4)][2:] != [SequenceStartEvent, ScalarEvent]:
+        # a parser that does not make its events through these names: dispatch on ruamel's own classes
+        globals().update(ScalarEvent=_events.ScalarEvent, MappingStartEvent=_events.MappingStartEvent,
+                         SequenceStartEvent=_events.SequenceStartEvent)
 
 #: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
 #: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the

@@ -10,8 +10,9 @@ lookups. A file of many refused documents is so read twice in all, never once pe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+from ..records import dataclass
 
 Path = tuple[str | int, ...]
 

@@ -31,7 +31,7 @@ from .load import Document, load_stream, stream_data
 from .merge import keep_original
 from .splice import splice
 from .split import Body, Layout, split
-from .style import Style, detect
+from .style import Style, detect, file_quote
 from .values import same
 
 #: how many changed documents each path rewrote in this process (``bench/run.py`` prints them, through
@@ -105,7 +105,8 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
     newline = "\r\n" if "\r\n" in text else "\n"
     # Most changes need no round-trip tree (splice.py, which checks its own output); a body without a line
     # end of its own does not say which one the file uses.
-    spliced = splice(lf, body.data, new, _directives(gap), verify) if "\n" in lf else None
+    spliced = splice(lf, body.data, new, _directives(gap), verify, lambda: file_quote(whole)) if "\n" in lf \
+        else None
     if spliced is not None:
         WRITE_PATHS["splice"] += 1
     # Both paths keep one promise: a spliced body that would lose a comment goes to the editor, which keeps

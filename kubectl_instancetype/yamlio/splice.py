@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .emit import dump_yaml
@@ -52,13 +52,15 @@ class _Node:
         self.items: list[_Node] | None = None  # a sequence's items
 
 
-def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True) -> str | None:
+def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True,
+           file_quote: Callable[[], str] = lambda: '"') -> str | None:
     """``text`` (one document, LF line ends) changed to hold ``new``; None when splicing cannot keep the
     editor's promises for this change. ``prelude`` is the directives the document is read under (``%TAG``),
     with the ``---`` that ends them. Without ``verify`` the output is not loaded back here: the caller
-    checks the whole stream once, and splices again with ``verify`` when that check fails."""
+    checks the whole stream once, and splices again with ``verify`` when that check fails. ``file_quote``
+    is the quote the whole file prefers (asked only when the document quotes nothing itself)."""
     if text and not text.endswith("\n"):  # spliced with a final line end, which the caller takes off again
-        return splice(text + "\n", old, new, prelude, verify)
+        return splice(text + "\n", old, new, prelude, verify, file_quote)
     try:
         root, layout = _tree(prelude + text, len(prelude))
         edits = _Edits(layout.sequence)
@@ -67,7 +69,7 @@ def splice(text: str, old: Any, new: Any, prelude: str = "", verify: bool = True
         return None
     except Exception:  # a body that does not read on its own (what the editor then says, it says)
         return None
-    if edits and not layout.fits(edits):
+    if edits and not layout.fits(edits, file_quote):
         return None
     # From the end backwards; at one position the inner insertion (recorded first) must come out first.
     out = text
@@ -91,6 +93,7 @@ class _Layout:
         self.sequence_steps: set[int] = set()  # how far block sequences are indented under their key
         self.single_quotes = 0
         self.double_quotes = 0
+        self.first_quote = '"'  # the quote of the first quoted scalar
 
     @property
     def sequence(self) -> int:
@@ -108,11 +111,19 @@ class _Layout:
             else:
                 self.kubectl = False
 
-    def fits(self, edits: _Edits) -> bool:
-        """Whether text written in this layout and double quotes looks like this document's own."""
+    def quote(self, file_quote: Callable[[], str]) -> str:
+        """The quote this document prefers, decided as the editor decides it (:func:`.style.detect`): the
+        more frequent, on a tie the first written, and the whole file's when the document quotes nothing."""
+        if self.single_quotes != self.double_quotes:
+            return "'" if self.single_quotes > self.double_quotes else '"'
+        return self.first_quote if self.single_quotes else file_quote()
+
+    def fits(self, edits: _Edits, file_quote: Callable[[], str]) -> bool:
+        """Whether text written in this layout and double quotes looks like this document's own (and as the
+        editor would write it: new strings in the quote the document prefers)."""
         if not self.kubectl or len(self.sequence_steps) > 1:
             return False
-        return self.double_quotes >= self.single_quotes or not any('"' in e[2] for e in edits)
+        return not any('"' in e[2] for e in edits) or self.quote(file_quote) == '"'
 
 
 def _tree(text: str, offset: int = 0) -> tuple[_Node, _Layout]:
@@ -156,6 +167,7 @@ def _build(first: Any, stream: Iterator[Any], layout: _Layout, offset: int = 0) 
             node.tagged = tagged
             node.end = event.end_mark.index - offset
             if event.style == "'":
+                layout.first_quote = layout.first_quote if layout.single_quotes + layout.double_quotes else "'"
                 layout.single_quotes += 1
             elif event.style == '"':
                 layout.double_quotes += 1

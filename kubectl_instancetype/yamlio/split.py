@@ -9,9 +9,9 @@ text back byte for byte, so a rewrite replaces only the bodies it changes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import dataclass
 from .load import Document, events, load_stream
 
 

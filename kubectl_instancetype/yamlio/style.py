@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
+from ..records import dataclass
 from .split import events
 
 
@@ -97,6 +97,11 @@ def _file_style(whole: str) -> tuple[Any, str]:
     """The whole file's measurements and line ending, once per file (every changed document asks)."""
     newline = "\r\n" if whole.count("\r\n") * 2 > whole.count("\n") else "\n"
     return _measure(whole.removeprefix("\ufeff")), newline  # read as load_stream reads it
+
+
+def file_quote(whole: str) -> str:
+    """The quote the whole file prefers, as :func:`detect` takes it for a document that quotes nothing."""
+    return _common(_file_style(whole)[0].quote, Counter(), '"')
 
 
 def detect(body: str, whole: str) -> Style:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...config import ClusterConfig
 from .. import gates
 from ..cause import Cause, FieldPath, Spec
-from .spec import InterfaceCheck, Item, each_interface, has, interfaces_path, is_pod, name, text
+from .spec import InterfaceCheck, Item, each_interface, has, interface_path, is_pod, name, text
 
 # The pointers ``countInterfaceBindings`` counts; the discontinued slirp, passt and macvtap are not among them.
 BINDINGS = ("bridge", "masquerade", "sriov", "passtBinding", "binding")
@@ -21,23 +21,23 @@ METHODS_BEFORE_V1_8 = ("bridge", "masquerade", "sriov", "slirp", "macvtap", "pas
 def binding_exists(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfaceBindingExists``: exactly one binding method or plugin; before v1.9.0 only not both
     a plugin and a method (``release.interface_needs_exactly_one_binding``)."""
-    at = interfaces_path(field).index(idx)
     if not cfg.release.interface_needs_exactly_one_binding:
         methods = METHODS if cfg.release.discontinues_passt_and_macvtap_bindings else METHODS_BEFORE_V1_8
         if has(iface, "binding") and any(has(iface, b) for b in methods):
-            return [at.child("binding").cause(
+            return [interface_path(field, idx).child("binding").cause(
                 f"logical {name(iface)} interface cannot have both binding plugin and interface binding method")]
         return []
     if sum(has(iface, b) for b in BINDINGS) != 1:
+        at = interface_path(field, idx)
         return [at.cause(f"logical {name(iface)} interface must have exactly one binding method or binding plugin")]
     return []
 
 
 def masquerade(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateMasqueradeBinding``: on the pod network, not with the in-pod bridge's MAC address."""
-    at = interfaces_path(field).index(idx)
     if not has(iface, "masquerade"):
         return []
+    at = interface_path(field, idx)
     causes = []
     if not is_pod(net):
         causes.append(at.child("name").cause("Masquerade interface only implemented with pod network"))
@@ -49,8 +49,8 @@ def masquerade(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterC
 
 def bridge(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateBridgeBinding``: a bridge on the pod network only if the cluster permits it."""
-    at = interfaces_path(field).index(idx)
     if has(iface, "bridge") and is_pod(net) and not cfg.permit_bridge_on_pod_network:
+        at = interface_path(field, idx)
         return [at.child("name").cause("Bridge on pod network configuration is not enabled under kubevirt-config")]
     return []
 
@@ -58,9 +58,9 @@ def bridge(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfi
 def macvtap(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateMacvtapBinding`` (before v1.8.0, when macvtap was not yet refused as discontinued): the
     Macvtap gate, and a Multus network."""
-    at = interfaces_path(field).index(idx)
     if cfg.release.discontinues_passt_and_macvtap_bindings or not has(iface, "macvtap"):
         return []
+    at = interface_path(field, idx)
     causes = []
     if not gates.is_enabled(cfg, "Macvtap"):
         causes.append(at.child("name").cause("Macvtap feature gate is not enabled"))
@@ -72,10 +72,10 @@ def macvtap(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConf
 def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePasstBinding``: the PasstBinding gate, and the pod network. Before v1.8.0 the same for the
     ``passt`` binding and its Passt gate."""
-    at = interfaces_path(field).index(idx)
     if not cfg.release.discontinues_passt_and_macvtap_bindings:
         if not has(iface, "passt"):
             return []
+        at = interface_path(field, idx)
         causes = []
         if not gates.is_enabled(cfg, "Passt"):
             causes.append(at.child("name").cause("Passt feature gate is not enabled"))
@@ -84,6 +84,7 @@ def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
         return causes
     if not has(iface, "passtBinding"):
         return []
+    at = interface_path(field, idx)
     causes = []
     if not gates.is_enabled(cfg, "PasstBinding"):
         causes.append(at.child("name").cause("PasstBinding feature gate is not enabled"))

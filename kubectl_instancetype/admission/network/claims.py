@@ -6,9 +6,8 @@ network validator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...config import ClusterConfig
+from ...records import dataclass
 from ...schema.fielderror import go_quote
 from ...schema.names import dns1123_label, dns1123_subdomain
 from .. import gates
@@ -53,9 +52,12 @@ def creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCreationDRA``."""
     claims = _items(spec.get("resourceClaims"))
     devices = (spec.get("domain") or {}).get("devices") or {}
+    gpus, host_devices = _items(devices.get("gpus")), _items(devices.get("hostDevices"))
+    if not claims and not gpus and not host_devices:
+        return []  # the networks' pairs alone cannot repeat one another (one index per pair)
     causes = resource_claims(field.child("resourceClaims"), claims)
-    gpu_causes, gpu_names, gpu_pairs = _devices(field, _items(devices.get("gpus")), GPUS, cfg)
-    hd_causes, hd_names, hd_pairs = _devices(field, _items(devices.get("hostDevices")), HOST_DEVICES, cfg)
+    gpu_causes, gpu_names, gpu_pairs = _devices(field, gpus, GPUS, cfg)
+    hd_causes, hd_names, hd_pairs = _devices(field, host_devices, HOST_DEVICES, cfg)
     causes += gpu_causes + hd_causes
     net_pairs = dra_tuples(spec) if gates.is_enabled(cfg, "NetworkDevicesWithDRA") else {}
     owners: dict[str, tuple[str, int]] = {}

@@ -8,7 +8,7 @@ from functools import cache
 
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath
-from .spec import Item, interfaces_path, number
+from .spec import Item, interface_path, number
 
 PRIVATE_OPTIONS = range(224, 255)
 
@@ -49,10 +49,10 @@ def is_ipv4(value: object) -> bool:
 def dhcp_options(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """Private options unique and within 224-254, NTP servers IPv4 addresses. The private options' causes
     name the spec itself, not the interface."""
-    at = interfaces_path(field).index(idx)
     options = iface.get("dhcpOptions")
     if options is None:
         return []
+    at = interface_path(field, idx)
     options = options if isinstance(options, dict) else {}
     private = [o if isinstance(o, dict) else {} for o in options.get("privateOptions") or []]
     causes = []

@@ -9,7 +9,7 @@ from ...config import ClusterConfig
 from ...schema.fielderror import go_quote
 from ..cause import Cause, FieldPath, Spec
 from .address import is_pci_address, mac_error
-from .spec import Item, interfaces, interfaces_path, name, networks, networks_path, text
+from .spec import Item, interface_path, interfaces, interfaces_path, name, networks, networks_path, text
 
 NAME_FORMAT = re.compile(r"[A-Za-z0-9_-]+")
 MODELS = ("e1000", "e1000e", "igb", "ne2k_pci", "pcnet", "rtl8139", "virtio")
@@ -63,35 +63,34 @@ def interface_name_unique(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> l
 
 def name_format(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfaceNameFormat``."""
-    at = interfaces_path(field).index(idx)
     if NAME_FORMAT.fullmatch(name(iface)) is None:
-        return [at.child("name").cause(
+        return [interface_path(field, idx).child("name").cause(
             "Network interface name can only contain alphabetical characters, numbers, dashes (-) or underscores (_)")]
     return []
 
 
 def model(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfaceModel``: a model QEMU offers."""
-    at = interfaces_path(field).index(idx)
     value = text(iface, "model")
     if value and value not in MODELS:
+        at = interface_path(field, idx)
         return [at.child("model").cause(f"interface {at.child('name')} uses model {value} that is not supported.")]
     return []
 
 
 def mac_address(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateMacAddress``."""
-    at = interfaces_path(field).index(idx)
     error = mac_error(text(iface, "macAddress"))
     if error is not None:
+        at = interface_path(field, idx)
         return [at.child("macAddress").cause(f"interface {at.child('name')} has {error}.")]
     return []
 
 
 def pci_address(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePciAddress``."""
-    at = interfaces_path(field).index(idx)
     value = text(iface, "pciAddress")
     if value and not is_pci_address(value):
+        at = interface_path(field, idx)
         return [at.child("pciAddress").cause(f"interface {at.child('name')} has malformed PCI address ({value}).")]
     return []

@@ -9,7 +9,7 @@ import re
 from ...config import ClusterConfig
 from .. import gates
 from ..cause import Cause, FieldPath
-from .spec import Item, has, has_items, interfaces_path, is_pod, number, text
+from .spec import Item, has, has_items, interface_path, is_pod, number, text
 
 MAX_PORT_RANGES = 10
 PROTOCOLS = ("TCP", "UDP")
@@ -29,9 +29,9 @@ def _ports(iface: Item) -> list[Item]:
 def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePortConfiguration``: on the pod network, named ports unique and well-formed, then each
     port's number and protocol."""
-    at = interfaces_path(field).index(idx)
     if not is_pod(net) or not has_items(iface, "ports"):
         return []
+    at = interface_path(field, idx)
     causes = []
     seen: set[str] = set()
     for i, port in enumerate(_ports(iface)):
@@ -61,9 +61,9 @@ def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
 def port_ranges(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePortRangesConfiguration``: only under the PortRangesSpec gate; on the pod network, not with
     ``ports``, on masquerade only, and valid, non-overlapping ranges."""
-    at = interfaces_path(field).index(idx)
     if not cfg.release.knows_port_ranges:  # no portRanges field before v1.9.0: Go's decoding drops it
         return []
+    at = interface_path(field, idx)
     if not gates.is_enabled(cfg, "PortRangesSpec"):
         if has_items(iface, "portRanges"):
             return [at.child("name").cause(

@@ -107,6 +107,11 @@ def interfaces_path(field: FieldPath) -> FieldPath:
     return field.child("domain", "devices", "interfaces")
 
 
+def interface_path(field: FieldPath, idx: int) -> FieldPath:
+    """The interface at ``idx`` (the checks make it only for a cause: a clean VM's make no path)."""
+    return interfaces_path(field).index(idx)
+
+
 def networks_path(field: FieldPath) -> FieldPath:
     return field.child("networks")
 

@@ -16,8 +16,10 @@ def interface_state(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     causes = []
     default = default_network(spec)
     for idx, iface in enumerate(interfaces(spec)):
-        at = interfaces_path(field).index(idx).child("state")
         state = text(iface, "state")
+        if not state:
+            continue  # no state: nothing below refuses it
+        at = interfaces_path(field).index(idx).child("state")
         quoted = f"{go_quote(name(iface))} interface's state {go_quote(state)}"
         if state not in ("", ABSENT, DOWN, UP):
             causes.append(at.cause(f"logical {name(iface)} interface state value is unsupported: {state}"))

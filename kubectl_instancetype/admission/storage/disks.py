@@ -44,7 +44,10 @@ DiskRule = Callable[[FieldPath, list[Obj], int], list[Cause]]
 
 def target(disk: Obj) -> str:
     """``getDiskType``: the first target set ("" for none)."""
-    return next((t for t in TARGETS if is_set(disk, t)), "")
+    for kind in TARGETS:
+        if disk.get(kind) is not None:
+            return kind
+    return ""
 
 
 def bus(disk: Obj) -> str:
@@ -55,14 +58,18 @@ def bus(disk: Obj) -> str:
 
 def _name(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     own = text(disks[idx].get("name"))
+    same = [other for other in range(idx) if text(disks[other].get("name")) == own]
+    if not same:
+        return []
     here = field.index(idx)
     return [here.child("name").cause(f"{here} and {field.index(other)} must not have the same Name.")
-            for other in range(idx) if text(disks[other].get("name")) == own]
+            for other in same]
 
 
 def _device_target(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     # Setting no target is fine (a disk is the default); more than one is not.
-    if sum(is_set(disks[idx], t) for t in TARGETS) > 1:
+    disk = disks[idx]
+    if sum(disk.get(kind) is not None for kind in TARGETS) > 1:
         return [field.index(idx).cause(f"{field.index(idx)} can only have a single target type defined")]
     return []
 
@@ -161,8 +168,11 @@ def _error_policy(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
 
 def _name_as_container_name(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     # A disk's name may become a container's name, which must be a DNS label or the pod never schedules.
+    messages = dns1123_label(text(disks[idx].get("name")))
+    if not messages:
+        return []
     at = field.child("domain", "devices", "disks").index(idx).child("name")
-    return [at.cause(message) for message in dns1123_label(text(disks[idx].get("name")))]
+    return [at.cause(message) for message in messages]
 
 
 def _custom_size(field: FieldPath, idx: int, kind: str, size: int) -> list[Cause]:

@@ -33,9 +33,13 @@ def _sources(field: FieldPath, volume: Obj, cfg: ClusterConfig) -> list[Cause]:
     causes = []
     if is_set(volume, "dataVolume") and not text(mapping(volume.get("dataVolume")).get("name")):
         causes.append(field.child("name").cause("DataVolume 'name' must be set"))
-    if sum(is_set(volume, source) for source in SOURCES) != 1:
+    # the volume's own keys against the sources (a volume holds two or three keys; there are 16 sources)
+    if sum(value is not None and key in _SOURCE_SET for key, value in volume.items()) != 1:
         causes.append(field.cause(f"{field} must have exactly one source type set"))
     return causes
+
+
+_SOURCE_SET = frozenset(SOURCES)
 
 
 def _downward_metrics(field: FieldPath, volume: Obj, cfg: ClusterConfig) -> list[Cause]:
@@ -75,8 +79,8 @@ def _host_disk(field: FieldPath, volume: Obj, cfg: ClusterConfig) -> list[Cause]
 
 def _required(source: str, key: str) -> VolumeRule:
     def rule(field: FieldPath, volume: Obj, cfg: ClusterConfig) -> list[Cause]:
-        at = field.child(source, key)
         if is_set(volume, source) and not text(mapping(volume.get(source)).get(key)):
+            at = field.child(source, key)
             return [at.cause(REQUIRED_FIELD.format(at))]
         return []
     return rule
@@ -107,6 +111,6 @@ def validate_volumes(field: FieldPath, volumes: list[Obj], cfg: ClusterConfig) -
         for rule in VOLUME_RULES:
             causes.extend(rule(here, volume, cfg))
     for source, word in AT_MOST_ONE:
-        if sum(is_set(v, source) for v in volumes) > 1:
+        if len(volumes) > 1 and sum(is_set(v, source) for v in volumes) > 1:
             causes.append(field.cause(f"{field} must have max one {word} volume set"))
     return causes

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import functools
 import json
-import pkgutil
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...api.names import (
@@ -32,6 +31,7 @@ from ...api.names import (
     PREFERENCE_KINDS,
 )
 from ...api.names import INSTANCETYPE_API_VERSION as API_VERSION
+from ...records import dataclass, field
 from .tree import copy_tree
 
 __all__ = ["API_VERSION", "BUNDLE_OF_RELEASE", "VERSION_LABEL", "Bundle", "bundle"]
@@ -120,10 +120,9 @@ def _cluster_kind(kind: str) -> str | None:
 
 @functools.cache
 def _deltas() -> dict[str, Any]:
-    data = pkgutil.get_data(__package__, "data/releases.json")
-    if data is None:  # pragma: no cover - only with a loader that cannot read data
-        raise OSError(f"{__package__}: no data/releases.json")
-    result: dict[str, Any] = json.loads(data)
+    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
+    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
+                                                                          "releases.json")))
     return result
 
 

@@ -8,8 +8,7 @@ amd64 boot with EFI secure boot (SMM is an x86 feature).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...records import dataclass
 from .traits import (
     CORES,
     DEDICATED_IO_THREAD,

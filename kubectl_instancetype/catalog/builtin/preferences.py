@@ -7,12 +7,12 @@ them; annotations carry what OpenShift's console shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from ...api.names import LABEL_PREFIX as PREFIX
 from ...api.names import VENDOR
+from ...records import dataclass
 from .guests import GUESTS, Guest, Variant
 from .tree import merge, sorted_tree
 

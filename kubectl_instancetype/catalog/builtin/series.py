@@ -8,12 +8,12 @@ spec so that UIs can filter on them; they are derived here from the same facts s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from ...api.names import LABEL_PREFIX as PREFIX
 from ...api.names import VENDOR
+from ...records import dataclass, field
 from . import descriptions
 from .tree import merge, sorted_tree
 
