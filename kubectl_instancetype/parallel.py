@@ -45,6 +45,7 @@ def spans(sources: Sequence[str], size: int) -> list[tuple[int, int]]:
 
 
 _TASK: list[Callable[[tuple[int, int]], list[Any]]] = []  # the task of the running map, inherited by the workers
+ENDED = "a --jobs worker ended unexpectedly"
 AHEAD = 2  # tasks handed to a worker at a time: it starts the next while its last result is being read
 
 
@@ -119,7 +120,10 @@ class _Workers:
         def hand(pipe: Any) -> None:
             nonlocal following
             if following < len(work):
-                pipe.send(work[following])
+                try:
+                    pipe.send(work[following])
+                except OSError:  # the worker is gone (its end closed, or reset)
+                    raise RuntimeError(ENDED) from None
                 handed[pipe].append(following)
                 following += 1
 
@@ -128,8 +132,8 @@ class _Workers:
             for pipe in ready:
                 try:
                     ok, result, trace = pipe.recv()
-                except EOFError:
-                    raise RuntimeError("a --jobs worker ended unexpectedly") from None
+                except (EOFError, OSError):  # the worker is gone (its end closed, or reset)
+                    raise RuntimeError(ENDED) from None
                 if not ok:
                     raise result from WorkerTraceback(trace)
                 done[handed[pipe].popleft()] = result
