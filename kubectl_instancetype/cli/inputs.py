@@ -83,9 +83,12 @@ def _directory(root: Path, recursive: bool, follow_symlinks: bool, skip: set[str
         visited.add((info.st_dev, info.st_ino))
         dirs[:] = sorted(dirs) if recursive else []
         found.extend(Path(folder, name) for name in names if Path(name).suffix.lower() in MANIFEST_SUFFIXES)
-    listed = {str(file.resolve()) for file in found if not file.is_symlink()}
+    links = {file for file in found if file.is_symlink()}
+    # the files the walk lists anyway, for the links to them (resolved only when there are links: a path
+    # resolved is a system call for each of its parts)
+    listed = {str(file.resolve()) for file in found if file not in links} if links else set()
     for file in sorted(found):
-        if file.is_symlink():
+        if file in links:
             target = file.resolve()
             if str(target) in listed or (not follow_symlinks and not target.is_relative_to(inside)):
                 continue
