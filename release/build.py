@@ -65,9 +65,11 @@ MAIN = '''"""Entry point of the zipapp: python3 kubectl_instancetype.pyz render 
 The package lives under one root per Python (with that version's bytecode); the C parser, when this
 zipapp comes from its krew archive, beside it.
 """
+import gc
 import os
 import sys
 
+gc.disable()  # before the imports, as kubectl_instancetype.command does (it says why)
 ROOTS = %r
 here = sys.path[0]
 tag = "py%%d%%d" %% sys.version_info[:2]

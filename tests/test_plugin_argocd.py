@@ -260,7 +260,7 @@ def test_dockerfile_copies_enough_to_build_the_wheel(tmp_path: Path) -> None:
         names = archive.namelist()
         entry_points = next(archive.read(n).decode() for n in names if n.endswith("entry_points.txt"))
     assert "kubectl_instancetype/cli/__init__.py" in names and "kubectl_instancetype/templates/diff.md.j2" in names
-    assert "kubectl-instancetype = kubectl_instancetype.cli:main" in entry_points
+    assert "kubectl-instancetype = kubectl_instancetype.command:main" in entry_points
 
 
 def test_generate_reads_the_config_file_of_the_repository(tmp_path: Path) -> None:
