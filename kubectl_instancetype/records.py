@@ -21,6 +21,8 @@ from operator import attrgetter
 from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform, overload
 
+from .record_shapes import SHAPES
+
 T = TypeVar("T")
 
 _MISSING: Any = object()  # a field's default or factory that was not given
@@ -152,11 +154,13 @@ def _init(cls: type, fields: list[tuple[str, Field]], annotations: dict[str, Any
     template = _TEMPLATES.get(shape)
     if template is None:
         template = _TEMPLATES[shape] = _template(*shape)
+    MADE_SHAPES.add(shape)
     names = {f"_f{index}": name for index, (name, _) in enumerate(fields)}
     code = template.replace(
         co_varnames=tuple(names.get(name, name) for name in template.co_varnames),
         co_names=tuple(names.get(name, name) for name in template.co_names),
         co_consts=tuple(names.get(const, const) if isinstance(const, str) else const for const in template.co_consts),
+        co_name="__init__",
         co_qualname=f"{cls.__qualname__}.__init__",
     )
     scope: dict[str, Any] = {"__name__": cls.__module__, "_record_factory": _FACTORY,
@@ -179,9 +183,13 @@ def _init(cls: type, fields: list[tuple[str, Field]], annotations: dict[str, Any
 
 
 # A constructor's code depends only on which fields it takes, which it fills from a factory and which it leaves
-# alone: it is compiled once for each such shape (with the fields named _f0, _f1 ...) and copied with the
-# fields' names, as compiling is most of what making a class costs.
-_TEMPLATES: dict[tuple[bool, bool, tuple[str, ...]], CodeType] = {}
+# alone: it is made once for each such shape (with the fields named _f0, _f1 ...) and copied with the fields'
+# names, as compiling is most of what making a class costs. The shapes of the package's own records come
+# compiled with it (record_shapes.py, written by scripts/generate-record-shapes from MADE_SHAPES); another
+# shape is compiled when its first class is made.
+Shape = tuple[bool, bool, tuple[str, ...]]
+_TEMPLATES: dict[Shape, CodeType] = {shape: function.__code__ for shape, function in SHAPES.items()}
+MADE_SHAPES: set[Shape] = set()  # the shapes of the classes made in this process
 _TAKEN, _TAKEN_OR_MADE, _MADE, _LEFT = "taken", "taken or made", "made", "left"
 
 
@@ -193,6 +201,14 @@ def _kind(spec: Field) -> str:
 
 
 def _template(frozen: bool, post_init: bool, kinds: tuple[str, ...]) -> CodeType:
+    made: dict[str, Any] = {}
+    exec(template_source(frozen, post_init, kinds), {}, made)
+    code: CodeType = made["__init__"].__code__
+    return code
+
+
+def template_source(frozen: bool, post_init: bool, kinds: tuple[str, ...], function: str = "__init__") -> str:
+    """The source of the constructor of a shape, its fields named _f0, _f1 ..."""
     params, lines = ["self"], []
     for index, kind in enumerate(kinds):
         name, factory = f"_f{index}", f"_record_factory_{index}"
@@ -209,11 +225,7 @@ def _template(frozen: bool, post_init: bool, kinds: tuple[str, ...]) -> CodeType
         lines.append(f"_record_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     if post_init:
         lines.append("self.__post_init__()")
-    source = f"def __init__({', '.join(params)}):\n    " + ("\n    ".join(lines) or "pass")
-    made: dict[str, Any] = {}
-    exec(source, {}, made)
-    code: CodeType = made["__init__"].__code__
-    return code
+    return f"def {function}({', '.join(params)}):\n    " + ("\n    ".join(lines) or "pass") + "\n"
 
 
 def _repr(names: tuple[str, ...]) -> Callable[[Any], str]:

@@ -5,11 +5,16 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kubectl_instancetype import records
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _pair(make: Any, frozen: bool, eq: bool = True) -> type:
@@ -153,3 +158,24 @@ def test_a_field_without_default_after_one_with_is_refused() -> None:
         class Bad:
             a: int = 0
             b: int
+
+
+def test_the_compiled_shapes_are_those_of_the_package() -> None:
+    """record_shapes.py holds the constructor of every shape the package's records have, and no other (a new
+    record class of a new shape: run scripts/generate-record-shapes)."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "generate-record-shapes"), "--check"],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_shape_not_compiled_with_the_package_is_compiled_when_made() -> None:
+    @records.dataclass(frozen=True)
+    class Odd:
+        a: int
+        b: list[int] = records.field(default_factory=list)
+        c: int = records.field(default=3, init=False)
+        d: tuple[int, ...] = ()
+
+    assert records.MADE_SHAPES and (True, False, ("taken", "taken or made", "left", "taken")) in records._TEMPLATES
+    assert Odd(1, d=(2,)) == Odd(1, [], (2,)) and Odd(1).c == 3 and Odd(1).b == []
+    assert Odd.__init__.__code__.co_name == "__init__" and Odd.__init__.__qualname__.endswith("Odd.__init__")
