@@ -40,33 +40,31 @@ else:  # the classes of the events it makes (the builder dispatches on them)
             self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
             self.ctag, self.implicit, self.value, self.style = tag, implicit, value, style
 
+    def _start(self: Any, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
+               flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
+        """A mapping's or a sequence's start."""
+        self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
+        self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
+
+    def _end(self: Any, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
+        """A mapping's or a sequence's end."""
+        self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
+
     class MappingStartEvent(_events.MappingStartEvent):
         __slots__ = ()
-
-        def __init__(self, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
-                     flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
-            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
-            self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
+        __init__ = _start
 
     class SequenceStartEvent(_events.SequenceStartEvent):
         __slots__ = ()
-
-        def __init__(self, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
-                     flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
-            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
-            self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
+        __init__ = _start
 
     class MappingEndEvent(_events.MappingEndEvent):
         __slots__ = ()
-
-        def __init__(self, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
-            self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
+        __init__ = _end
 
     class SequenceEndEvent(_events.SequenceEndEvent):
         __slots__ = ()
-
-        def __init__(self, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
-            self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
+        __init__ = _end
 
     for _event in (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent):
         setattr(_ruamel_yaml, _event.__name__, _event)
