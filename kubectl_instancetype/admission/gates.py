@@ -10,13 +10,12 @@ release and Beta or GA in the next.
 from __future__ import annotations
 
 import functools
-import json
-import os
 from collections.abc import Callable
 from typing import Any
 
 from ..api.releases import MAIN
 from ..config import ClusterConfig
+from ..packagedata import json_beside
 from .cause import Cause
 
 ALPHA, BETA, GA, DEPRECATED, DISCONTINUED = "Alpha", "Beta", "General Availability", "Deprecated", "Discontinued"
@@ -25,9 +24,7 @@ ALPHA, BETA, GA, DEPRECATED, DISCONTINUED = "Alpha", "Beta", "General Availabili
 
 @functools.cache
 def _table() -> dict[str, Any]:
-    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
-    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
-                                                                          "feature-gates.json")))
+    result: dict[str, Any] = json_beside(__spec__, __file__, "data", "feature-gates.json")
     return result
 
 

@@ -14,8 +14,6 @@ CRD table, child nodes are indices into ``nodes``.
 from __future__ import annotations
 
 import functools
-import json
-import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -23,6 +21,7 @@ from typing import Any
 
 from ..api.releases import MAIN as _MAIN
 from ..api.releases import RELEASES as _RELEASE_TABLE
+from ..packagedata import json_beside
 from ..records import dataclass
 
 NO_DEFAULT = object()
@@ -144,10 +143,8 @@ def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[tuple[bool, boo
 
 @functools.cache
 def _read(name: str) -> Any:
-    """A table shipped with the package (read through the module's loader, as pkgutil.get_data reads: the release
-    is a zipapp)."""
-    loader: Any = __spec__.loader
-    return json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data", name)))
+    """A table shipped with the package (``data/NAME``)."""
+    return json_beside(__spec__, __file__, "data", name)
 
 
 #: The KubeVirt releases whose tables the package ships, oldest first: every release tag from v1.5.0 (the

@@ -16,8 +16,6 @@ common-instancetypes namespaced install).
 from __future__ import annotations
 
 import functools
-import json
-import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +29,7 @@ from ...api.names import (
     PREFERENCE_KINDS,
 )
 from ...api.names import INSTANCETYPE_API_VERSION as API_VERSION
+from ...packagedata import json_beside
 from ...records import dataclass, field
 from .tree import copy_tree
 
@@ -120,9 +119,7 @@ def _cluster_kind(kind: str) -> str | None:
 
 @functools.cache
 def _deltas() -> dict[str, Any]:
-    loader: Any = __spec__.loader  # as pkgutil.get_data reads (the release is a zipapp), without importing it
-    result: dict[str, Any] = json.loads(loader.get_data(os.path.join(os.path.dirname(__file__), "data",
-                                                                          "releases.json")))
+    result: dict[str, Any] = json_beside(__spec__, __file__, "data", "releases.json")
     return result
 
 
