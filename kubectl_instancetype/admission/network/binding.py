@@ -72,24 +72,16 @@ def macvtap(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConf
 def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePasstBinding``: the PasstBinding gate, and the pod network. Before v1.8.0 the same for the
     ``passt`` binding and its Passt gate."""
-    if not cfg.release.discontinues_passt_and_macvtap_bindings:
-        if not has(iface, "passt"):
-            return []
-        at = interface_path(field, idx)
-        causes = []
-        if not gates.is_enabled(cfg, "Passt"):
-            causes.append(at.child("name").cause("Passt feature gate is not enabled"))
-        if not is_pod(net):
-            causes.append(at.child("name").cause("Passt interface only implemented with pod network"))
-        return causes
-    if not has(iface, "passtBinding"):
+    binding, gate = ("passtBinding", "PasstBinding") if cfg.release.discontinues_passt_and_macvtap_bindings \
+        else ("passt", "Passt")
+    if not has(iface, binding):
         return []
-    at = interface_path(field, idx)
+    at = interface_path(field, idx).child("name")
     causes = []
-    if not gates.is_enabled(cfg, "PasstBinding"):
-        causes.append(at.child("name").cause("PasstBinding feature gate is not enabled"))
+    if not gates.is_enabled(cfg, gate):
+        causes.append(at.cause(f"{gate} feature gate is not enabled"))
     if not is_pod(net):
-        causes.append(at.child("name").cause("PasstBinding interface only implemented with pod network"))
+        causes.append(at.cause(f"{gate} interface only implemented with pod network"))
     return causes
 
 
