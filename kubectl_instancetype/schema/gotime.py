@@ -9,6 +9,9 @@ and the rest of the value it names are Go's. A valid time is stored as Go writes
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from ..records import dataclass
 
 LAYOUT = "2006-01-02T15:04:05Z07:00"
@@ -155,3 +158,37 @@ def _zone(value: str, rest: str, hold: str) -> tuple[int, str]:
         raise _cannot(value, "Z07:00", hold)
     seconds = (hour[0] * 60 + minute[0]) * 60
     return (seconds if sign == "+" else -seconds), rest[6:]
+
+
+def is_date_time(text: str) -> bool:
+    """strfmt's ``IsDateTime`` (go-openapi's, which kube-openapi forks): a full date (``time.Parse
+    ("2006-01-02")``) before the first ``t`` (case folded), then a time matching ``DateTimePattern`` with hours,
+    minutes and seconds compared as text (what follows a second ``t`` is ignored, and the fraction's separator
+    may be any character: the pattern's '.' is unescaped). Both the API server and KubeVirt's webhook ask it."""
+    if len(text) < 4:
+        return False
+    parts = text.lower().split("t")
+    if len(parts) < 2 or not _is_date(parts[0]):
+        return False
+    match = _time_re().match(parts[1])
+    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
+
+
+def _is_date(text: str) -> bool:
+    match = _date_re().match(text)
+    if match is None:
+        return False
+    year, month, day = (int(group) for group in match.groups())
+    return 1 <= month <= 12 and 1 <= day <= days_in(month, year)
+
+
+@cache
+def _time_re() -> re.Pattern[str]:
+    """strfmt's DateTimePattern, applied to the part after the first "t" (compiled on first use)."""
+    return re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
+
+
+@cache
+def _date_re() -> re.Pattern[str]:
+    """A full-date (compiled on first use)."""
+    return re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")

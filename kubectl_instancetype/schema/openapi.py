@@ -10,8 +10,6 @@ List-type uniqueness (``listtype.ValidateListSetsAndMaps``) is checked on the sa
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from typing import Any
 
 from ..api.golang import INT64_MAX, INT64_MIN
@@ -28,6 +26,7 @@ from .fielderror import (
     not_supported,
     required,
 )
+from .gotime import is_date_time
 from .tables import Node
 
 
@@ -134,38 +133,6 @@ def _date_time(value: Any, path: Path) -> FieldError | None:
     return FieldError(path, TYPE_INVALID, go_format, f'{dotted(path)} in body must be of type date-time: "{go_format}"')
 
 
-def is_date_time(text: str) -> bool:
-    """kube-openapi strfmt ``IsDateTime``: a full date before the first 't' (case-insensitive), then a time
-    matching ``DateTimePattern`` with hours, minutes and seconds in range (what follows a second 't' is
-    ignored, and the fraction's separator may be any character: the pattern's '.' is unescaped)."""
-    parts = text.lower().split("t")
-    if len(text) < 4 or len(parts) < 2 or not _full_date(parts[0]):
-        return False
-    match = _time_re().match(parts[1])
-    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
-
-
-def _full_date(text: str) -> bool:
-    """Go's ``time.Parse("2006-01-02", text)``."""
-    match = _date_re().match(text)
-    if match is None:
-        return False
-    year, month, day = (int(part) for part in match.groups())
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    return 1 <= month <= 12 and 1 <= day <= days[month - 1]
-
-
-@cache
-def _date_re() -> re.Pattern[str]:
-    """A full-date (compiled on first use)."""
-    return re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
-
-
-@cache
-def _time_re() -> re.Pattern[str]:
-    """A full-time (compiled on first use)."""
-    return re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
 
 
 def _type_error(value: Any, wanted: Any, path: Path) -> FieldError:

@@ -14,13 +14,11 @@ fails there (:mod:`.godecode`).
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from typing import Any, NamedTuple
 
 from . import godecode
 from .fielderror import Path, go_quote
-from .gotime import days_in
+from .gotime import is_date_time
 from .tables import MAIN, NO_DEFAULT, Definitions, Node, kubevirt_definitions
 
 Problem = tuple[Path, str]
@@ -174,34 +172,3 @@ def _type_problem(value: Any, node: Node) -> str | None:
     return f'{",".join(types)}: "{kind}"'
 
 
-# strfmt's DateTimePattern (go-openapi/strfmt time.go), applied to the part after the first "t"
-@cache
-def _time_re() -> re.Pattern[str]:
-    """A full-time (compiled on first use)."""
-    return re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))\Z")
-
-
-@cache
-def _date_re() -> re.Pattern[str]:
-    """A full-date (compiled on first use)."""
-    return re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")
-
-
-def is_date_time(text: str) -> bool:
-    """strfmt's ``IsDateTime``: a full date (``time.Parse("2006-01-02")``) before the first ``t`` (case
-    folded), and a time matching the pattern after it, with hours, minutes and seconds compared as text."""
-    if len(text) < 4:
-        return False
-    parts = text.lower().split("t")
-    if len(parts) < 2 or not _is_date(parts[0]):
-        return False
-    match = _time_re().match(parts[1])
-    return match is not None and match[1] <= "23" and match[2] <= "59" and match[3] <= "59"
-
-
-def _is_date(text: str) -> bool:
-    match = _date_re().match(text)
-    if match is None:
-        return False
-    year, month, day = (int(group) for group in match.groups())
-    return 1 <= month <= 12 and 1 <= day <= days_in(month, year)
