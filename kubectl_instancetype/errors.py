@@ -7,6 +7,8 @@ and exit statuses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .records import dataclass
 
 EXIT_OK = 0
@@ -95,6 +97,12 @@ class Notice:
         severity): ``path:line:col: warning: message``, ``path:line:col: note: message``."""
         prefix = f"{self.location}: " if self.location else ""
         return one_line(f"{prefix}{self.severity}: {self.message}")
+
+
+def files_in_error(problems: Iterable[ToolError]) -> set[str]:
+    """The input files that could not be read or parsed (a syntax error, too big, missing, not UTF-8, …):
+    their problems' paths."""
+    return {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location is not None}
 
 
 def located(text: str) -> Notice:

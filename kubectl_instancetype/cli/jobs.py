@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..errors import Notice, ToolError
+from ..errors import Notice, ToolError, files_in_error
 from ..parallel import TASK_ITEMS, ordered_map, spans
 from ..records import dataclass, replace
 from ..render import Item, Options, VMRenderer, render_each, vm_label
@@ -109,9 +109,7 @@ def write_parallel(documents: Sequence[Document], catalog: Any, options: Options
     """Each document rendered in ``jobs`` processes, in input order, as an item holding the input
     document and what the report needs (not the rendered object); each file's new text (see
     :func:`_write_task`) goes into ``planned`` by file before the file's last item is handed out."""
-    from ..errors import EXIT_INPUT
-
-    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    broken = files_in_error(problems)
     _WORK.update(documents=documents, catalog=catalog, options=options, renderer=renderer, namespace=namespace,
                  broken=broken, verdict_only=verdict_only)
     try:

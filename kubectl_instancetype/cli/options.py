@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from ..catalog.loading import Builtin
 from ..config import ARCHITECTURES
-from ..errors import ToolError, UsageError
+from ..errors import UsageError, files_in_error
 from ..inputs import Inputs, Request, gather
 from ..records import dataclass, replace
 from ..validation import MODE_ALIASES
@@ -248,12 +248,6 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
 
 FILES_READ = "kubectl_instancetype.files_read"
 
-
-def files_in_error(problems: Sequence[ToolError]) -> set[str]:
-    """The input files that could not be read or parsed (a syntax error, too big, missing, not UTF-8, …)."""
-    from ..errors import EXIT_INPUT
-
-    return {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location is not None}
 
 
 def _nothing_read(inputs: InputOptions, loaded: Inputs) -> Inputs:

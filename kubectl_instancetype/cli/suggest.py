@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..errors import EXIT_INPUT, EXIT_OK, ToolError
+from ..errors import EXIT_OK, ToolError, files_in_error
 from ..records import replace
 from ..reporters import RunResult
 from ..suggest import Outcome, Scope, outcomes
@@ -82,7 +82,7 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     loaded = load(inputs, catalogs)
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
     problems = [*loaded.problems, *(o.problem for o in found if o.problem is not None)]
-    broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    broken = files_in_error(problems)
     texts: dict[str, tuple[str, str]] = {}
     if output == "files":  # the report of -o json needs no file rewritten
         texts, unwritable = file_texts(loaded.documents, found, accept_approximate, broken)

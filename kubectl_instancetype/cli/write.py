@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, ToolError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, ToolError, files_in_error
 from ..yamlio import DEFAULT_LIMITS
 from . import files
 from .inputs import STDIN, Source, expand_paths, read_text
@@ -114,7 +114,7 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
     """
     from ..gitops.plan import FileChange, rendered_text, would_change
 
-    loaded_broken = {p.location.path for p in problems if p.exit_code == EXIT_INPUT and p.location}
+    loaded_broken = files_in_error(problems)
     for source, target, file_items in _by_file(pairs, items, present):
         if source.display in loaded_broken or any(
             i.problem is not None and i.problem.exit_code == EXIT_INPUT for i in file_items
