@@ -103,12 +103,20 @@ def kubevirt_version_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def version_of(own: str | None) -> str | None:
-    """The version this command's option names, else the group's (``kubectl instancetype --kubevirt-version``)."""
-    if own is not None:
+    """The version this command's option names, else the group's (``kubectl instancetype --kubevirt-version``).
+
+    A flag given on the command line wins over the config file wherever it stands: the group's
+    ``--kubevirt-version`` before the command beats a ``kubevirt-version`` the file set for the command."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    root = ctx.find_root()
+    group = root.params.get("kubevirt_version")
+    group = group if isinstance(group, str) else None
+    from_file = ctx.get_parameter_source("kubevirt_version") is ParameterSource.DEFAULT_MAP
+    if own is not None and not (from_file and group is not None):
         return own
-    root = click.get_current_context().find_root()
-    value = root.params.get("kubevirt_version")
-    return value if isinstance(value, str) else None
+    return group
 
 
 def accept_removed_option(func: Callable[..., Any]) -> Callable[..., Any]:
