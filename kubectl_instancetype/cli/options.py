@@ -346,7 +346,8 @@ def outside_of(output_dir: str | None) -> tuple[str, ...]:
 
 
 junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
-                            help="Also write a JUnit XML report to FILE: one test case per VirtualMachine.")
+                            help="Also write a JUnit XML report to FILE: one test case per VirtualMachine (- for "
+                                 "standard output).")
 
 
 def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:

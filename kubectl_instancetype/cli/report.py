@@ -20,6 +20,8 @@ from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
 
+STDOUT = "-"
+
 
 def report(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
            provenance: Provenances | None = None) -> int:
@@ -35,10 +37,14 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
         result = _relocated(result, provenance)
     if settings.get("quiet"):
         result = _quiet(result)
-    if junit is not None:
-        result = _write_junit(result, junit, suite)
     fmt, target = settings.get("format") or "text", settings.get("file")
-    if target is not None:
+    if junit == STDOUT:  # "-" is standard output, as -f - is standard input (never a file named "-")
+        click.echo(formatted(result, "junit", suite), nl=False)
+    elif junit is not None:
+        result = _write_junit(result, junit, suite)
+    if target == STDOUT:
+        click.echo(formatted(result, fmt, suite), nl=False)
+    elif target is not None:
         result = _write_report(result, fmt, target, suite)
     if fmt == "text" or target is not None:
         for line in lines(result):
