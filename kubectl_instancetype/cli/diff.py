@@ -209,6 +209,7 @@ class Side:
     states: dict[tuple[str, str], VMState]
     problems: tuple[ToolError, ...]
     notices: tuple[Notice, ...]
+    release: str = ""  # the KubeVirt release this side was rendered for
 
 
 def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions,
@@ -224,7 +225,8 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
     written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config)) if drift else None
-    return Side(vm_states(result.items, result.problems, namespace, written), problems, loaded.notices)
+    return Side(vm_states(result.items, result.problems, namespace, written), problems, loaded.notices,
+                loaded.config.release.name)
 
 
 def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, str], tuple[str, ...]]:
@@ -262,7 +264,8 @@ FORMATS = ("json", "markdown", "text")
               help="Upgrade preview: compare the working tree as a cluster of this KubeVirt release (and the "
                    "catalog it deploys) expands it with the release of --kubevirt-version (default, as for render: "
                    "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
-                   "comparing git revisions.")
+                   "comparing git revisions. The output names both releases; one release on both sides is a "
+                   "usage error (exit 2), a missing PATH, --catalog or --kubevirt-config exit 3.")
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
          catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
@@ -327,11 +330,19 @@ def _upgrade(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], c
 
     base_release = resolve(base_version)
     label = f"KubeVirt {base_release.name}"
+    # Unlike git mode (where a path may exist at one revision only) every path names a file now: a typo is
+    # "no such file", as render says, never a preview of nothing (or of KubeVirt's default configuration).
+    named = (*paths, *catalogs.catalogs, *((catalogs.kubevirt_config,) if catalogs.kubevirt_config else ()))
+    missing = tuple(InputError("no such file or directory", Location(p)) for p in dict.fromkeys(named)
+                    if p != "-" and "://" not in p and not os.path.exists(p))
+    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    if after.release == base_release.name:
+        raise click.UsageError(_same_release(base_version, after.release, catalogs.kubevirt_version))
     before = _side(paths, namespace, exclude, replace(catalogs, kubevirt_version=base_release.name),
                    drift=True)
-    after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(replace(c, cause="kubevirt") if c.status != "unchanged" else c)
                for c in compare(before.states, after.states, label)]
+    label = f"{label} (upgrading to {after.release})"  # both releases named in the output
     target = f" --kubevirt-version {catalogs.kubevirt_version}" if catalogs.kubevirt_version else ""
     again = f"kubectl instancetype diff --base-kubevirt-version {base_version}{target}"
     if fmt == "markdown":
@@ -340,10 +351,21 @@ def _upgrade(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], c
         sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
-    result = RunResult(unreadable + after.problems, after.notices, any(c.status != "unchanged" for c in changes),
+    result = RunResult(missing + unreadable + after.problems, after.notices,
+                       any(c.status != "unchanged" for c in changes),
                        shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
+
+
+def _same_release(base_version: str, release: str, target: str | None) -> str:
+    """Why an upgrade preview from a release to itself has nothing to compare, and what to give."""
+    if target is not None:
+        return (f"--base-kubevirt-version {base_version} and --kubevirt-version {target} are one release "
+                f"({release}): an upgrade preview compares two releases")
+    return (f"--base-kubevirt-version {base_version} is the release the files already assume ({release}: the "
+            "KubeVirt CR's status.observedKubeVirtVersion, else the newest release): give the release to compare "
+            "with, --kubevirt-version VERSION")
 
 
 def _new_drift(change: VMChange) -> VMChange:
