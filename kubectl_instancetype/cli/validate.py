@@ -23,7 +23,9 @@ from .render import Seen, vm_renderer
 from .report import finish
 
 REPO_CATALOG_HELP = ("Also read the instancetypes, preferences, ControllerRevisions and storage objects of every "
-                     "file git tracks in this repository (as pre-commit passes only the changed files).")
+                     "file git tracks in this repository (as pre-commit passes only the changed files): regular "
+                     "files of the repository only (a tracked link out of it is not followed), at most "
+                     "--max-input-bytes each, --exclude applied before a file is opened.")
 
 
 def repo_catalog_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -34,9 +36,13 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
     """``catalogs`` with the repository's catalog files added when ``on``."""
     if not on:
         return catalogs
+    from ..errors import UsageError
     from .repo import repo_catalogs
 
-    found = repo_catalogs(inputs.filenames, inputs.exclude)
+    try:
+        found = repo_catalogs(inputs.filenames, inputs.exclude, inputs.limits.max_bytes)
+    except UsageError as exc:  # outside a repository, no git: the command line asks what cannot be
+        raise click.UsageError(exc.message) from None
     return replace(catalogs, catalogs=catalogs.catalogs + found)
 
 
