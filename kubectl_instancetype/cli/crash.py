@@ -76,6 +76,23 @@ def reserve_standard_streams() -> None:
         sys.stdout = ClosedStream("output")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+    utf8_output()
+
+
+def utf8_output() -> None:
+    """Standard output in UTF-8 whatever the locale says (``LC_ALL=C``, ``PYTHONIOENCODING=ascii``), as kubectl
+    writes it: the manifests are YAML and JSON, UTF-8 by definition, and escaping a character would change the
+    value it spells. Standard error keeps the locale's encoding, with escapes for what it cannot show."""
+    for name, errors in (("stdout", "strict"), ("stderr", "backslashreplace")):
+        stream = getattr(sys, name)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding == "utf8" or not isinstance(stream, io.TextIOWrapper):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            if name == "stdout":
+                stream.reconfigure(encoding="utf-8", errors=errors)
+            else:
+                stream.reconfigure(errors=errors)
 
 
 def guarded(run: Callable[[], Any]) -> Any:
