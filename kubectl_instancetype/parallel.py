@@ -46,6 +46,32 @@ def spans(sources: Sequence[str], size: int) -> list[tuple[int, int]]:
 
 _TASK: list[Callable[[tuple[int, int]], list[Any]]] = []  # the task of the running map, inherited by the workers
 ENDED = "a --jobs worker ended unexpectedly"
+
+
+class WorkerEnded(RuntimeError):
+    """A worker ended before its work was done: killed by a signal (the kernel's out-of-memory killer, a CI
+    runner's SIGTERM) or exiting of its own. The environment ended it, not a bug of the tool.
+
+    ``exitcode`` is the process's (negative: the signal that ended it; None: unknown)."""
+
+    def __init__(self, exitcode: int | None) -> None:
+        super().__init__(f"{ENDED}{_how(exitcode)}")
+        self.exitcode = exitcode
+
+
+def _how(exitcode: int | None) -> str:
+    """How a worker ended, in words: ``: killed by signal 9 (SIGKILL)``."""
+    import signal
+
+    if exitcode is None or exitcode == 0:
+        return ""
+    if exitcode < 0:
+        try:
+            name = f" ({signal.Signals(-exitcode).name})"
+        except ValueError:
+            name = ""
+        return f": killed by signal {-exitcode}{name}"
+    return f": it exited with status {exitcode}"
 AHEAD = 2  # tasks handed to a worker at a time: it starts the next while its last result is being read
 
 
@@ -117,13 +143,19 @@ class _Workers:
         done: dict[int, list[Any]] = {}
         following = 0
 
+        def ended(pipe: Any) -> WorkerEnded:
+            """The error for the worker at the other end of ``pipe``, which is gone: how it ended."""
+            process = self.processes[self.pipes.index(pipe)]
+            process.join(1)  # it is gone or going: its status tells whether a signal ended it
+            return WorkerEnded(process.exitcode)
+
         def hand(pipe: Any) -> None:
             nonlocal following
             if following < len(work):
                 try:
                     pipe.send(work[following])
                 except OSError:  # the worker is gone (its end closed, or reset)
-                    raise RuntimeError(ENDED) from None
+                    raise ended(pipe) from None
                 handed[pipe].append(following)
                 following += 1
 
@@ -133,7 +165,7 @@ class _Workers:
                 try:
                     ok, result, trace = pipe.recv()
                 except (EOFError, OSError):  # the worker is gone (its end closed, or reset)
-                    raise RuntimeError(ENDED) from None
+                    raise ended(pipe) from None
                 if not ok:
                     raise result from WorkerTraceback(trace)
                 done[handed[pipe].popleft()] = result

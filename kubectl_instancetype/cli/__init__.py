@@ -41,8 +41,9 @@ def exit_codes_help(*findings: str) -> str:
             f"     (a VirtualMachine it rejects or fails to expand, a catalog object it refuses){also}\n"
             "  2  usage error (also a KubeVirt version the tool does not know: --kubevirt-version, or a\n"
             "     KubeVirt CR's status.observedKubeVirtVersion)\n"
-            "  3  input that cannot be processed (YAML syntax, unreadable files)\n"
+            "  3  input that cannot be processed (YAML syntax, unreadable files); a --jobs worker killed\n"
             "  4  a bug in kubectl-instancetype (an unexpected error; please report it)\n"
+            "  141  standard output closed by its reader (| head): quiet, as kubectl\n"
             "Problems are printed on stderr as path:line:col: error: message; with GITHUB_ACTIONS=true\n"
             "also as ::error/::warning workflow annotations.")
 

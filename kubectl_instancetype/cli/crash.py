@@ -4,7 +4,8 @@ Every problem the tool anticipates is a :class:`~kubectl_instancetype.errors.Too
 status. Anything else that escapes a command is a bug of this tool: it ends with ``Ending.BUG`` (4) and
 one line that says so and how to report it, never with a traceback nor with status 1, which means
 "KubeVirt would refuse this VM" to a CI job. A standard stream that is closed, full or a broken pipe is
-not a bug: the run ends quietly (broken pipe) or with one line and status 3.
+not a bug: the run ends quietly with status 141 when its reader closed standard output (``| head``: kubectl and
+cat end so, by SIGPIPE), else with one line and status 3.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from ..errors import one_line
+from ..parallel import WorkerEnded
 from ..reporters.status import Ending
 
 REPORT_URL = "https://github.com/kubevirt/kubectl-instancetype/issues"
@@ -107,9 +109,14 @@ def guarded(run: Callable[[], Any]) -> Any:
         raise exc from None
     except (KeyboardInterrupt, Interrupted):
         _exit(Ending.INTERRUPTED, "error: interrupted")
-    except (BrokenPipeError, StreamBroken):
-        _exit(Ending.OUTPUT_FAILED, "error: cannot write the output: Broken pipe", drop_output=True)
+    except WorkerEnded as exc:  # the environment ended it (out of memory, a runner's SIGTERM): say how
+        _exit(Ending.WORKER_ENDED, f"error: {exc}; the run did not finish (files it writes are replaced whole or "
+                                   "not at all); if memory ran out, give fewer --jobs or split the input")
+    except (BrokenPipeError, StreamBroken):  # `| head` had what it wanted: no error, as kubectl (SIGPIPE)
+        _exit(Ending.PIPE_CLOSED, None, drop_output=True)
     except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            _exit(Ending.PIPE_CLOSED, None, drop_output=True)
         if _is_stream_error(exc):
             _exit(Ending.OUTPUT_FAILED, f"error: cannot write the output: {exc.strerror or exc}", drop_output=True)
         _bug(exc)
@@ -154,7 +161,7 @@ def _flush() -> None:
     try:
         stream.flush()
     except BrokenPipeError:
-        _exit(Ending.OUTPUT_FAILED, "error: cannot write the output: Broken pipe", drop_output=True)
+        _exit(Ending.PIPE_CLOSED, None, drop_output=True)
     except (OSError, ValueError) as exc:
         message = f"error: cannot write the output: {getattr(exc, 'strerror', None) or exc}"
         _exit(Ending.OUTPUT_FAILED, message, drop_output=True)

@@ -4,9 +4,10 @@
     1  findings: KubeVirt would reject a VirtualMachine or refuse a catalog object; files would change
        (``--check``); expansions changed (``diff``)
     2  usage error (click's own, and :class:`~kubectl_instancetype.errors.UsageError`)
-    3  input that cannot be processed; standard output that cannot be written
+    3  input that cannot be processed; standard output that cannot be written; a --jobs worker killed
     4  a bug of this tool
   130  interrupted (Ctrl-C)
+  141  standard output closed by its reader (``| head``): the run ends quietly, as kubectl and cat do (SIGPIPE)
 
 A run that finishes gets its status from its :class:`RunResult`; a run that cannot finish, from how it
 ended (:class:`Ending`, which ``cli/crash.py`` recognises).
@@ -26,6 +27,8 @@ class Ending(IntEnum):
     OUTPUT_FAILED = EXIT_INPUT  # standard output closed, full or a broken pipe: not the input's fault, not a bug
     BUG = EXIT_BUG  # anything no ToolError anticipated: never 1, which a CI job reads as "KubeVirt refuses"
     INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+    PIPE_CLOSED = 141  # 128 + SIGPIPE: its reader closed standard output (`| head`); quiet, as kubectl and cat end
+    WORKER_ENDED = EXIT_INPUT  # a --jobs worker killed (the OOM killer, a CI runner's SIGTERM): not a bug either
 
 
 @dataclass(frozen=True)
