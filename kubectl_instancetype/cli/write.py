@@ -240,7 +240,9 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
            problems: list[ToolError]) -> tuple[int, list[str]]:
     """Write, list or diff each change that changes its file, at its place: the status this adds, and the
     notes for stderr (files that cannot be written are added to ``problems``)."""
-    changed, notes = 0, []
+    from .common import report_settings
+
+    changed, notes, quiet = 0, [], bool(report_settings().get("quiet"))
     for change, place in changes:
         if not change.changed:
             continue
@@ -249,7 +251,7 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
             _print_diff(change, options.color)
         elif options.check:
             sys.stdout.write(f"{change.target}\n")
-        elif _write(change, place, problems):
+        elif _write(change, place, problems) and not quiet:  # -q: the rewrite is the answer, said by the status
             notes.append(f"wrote {change.target}")
     if options.dry:
         verb = "written" if options.output_dir is not None else "rewritten"
