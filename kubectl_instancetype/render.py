@@ -65,8 +65,10 @@ class Result:
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:
+    """``VirtualMachine ns/name`` (``VirtualMachinePool ns/name`` for a pool: it is no VM, it makes them)."""
     meta = vm.get("metadata") or {}
-    return f"VirtualMachine {meta.get('namespace') or namespace}/{meta.get('name')}"
+    kind = "VirtualMachinePool" if is_pool(vm) else "VirtualMachine"
+    return f"{kind} {meta.get('namespace') or namespace}/{meta.get('name')}"
 
 
 def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:

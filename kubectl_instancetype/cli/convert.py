@@ -15,7 +15,7 @@ from ..inputs.exclude import excluded
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
 from .inputs import Source, expand_paths, read_text
-from .options import WriteOptions, exclude_option, write_options
+from .options import FILES_READ, WriteOptions, exclude_option, write_options
 from .report import finish
 from .write import settle, targets
 
@@ -59,8 +59,10 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
                    if not excluded(source, exclude)]
         status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems)
     else:
-        _print([s for s in expand_paths(names, recursive, follow_symlinks) if not excluded(s, exclude)], problems)
+        sources = [s for s in expand_paths(names, recursive, follow_symlinks) if not excluded(s, exclude)]
+        _print(sources, problems)
         status, notes = EXIT_OK, []
+    click.get_current_context().meta[FILES_READ] = len(sources)  # --summary: the files read (no VM is checked)
     finish(RunResult(tuple(problems), changed=status != EXIT_OK), notes=notes)
 
 

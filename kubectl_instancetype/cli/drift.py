@@ -21,7 +21,7 @@ from ..gitops.drift import (
 )
 from ..records import replace
 from ..render import Options, render_each, vm_label
-from ..reporters import RunResult
+from ..reporters import Checked, RunResult
 from ..yamlio import dump_json, dump_yaml, dump_yaml_all
 from . import exit_codes_help
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
@@ -70,9 +70,11 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     results: list[dict[str, Any]] = []
     entries: list[tuple[str, str, list[str]]] = []
     uncovered = 0
+    checked: list[Checked] = []  # the VMs looked at, for --summary and JUnit
     for item in render_each(loaded.documents, loaded.catalog, options, render_stored):
         if not item.is_vm or item.document.data.get("kind") != "VirtualMachine":
             continue
+        checked.append(Checked(vm_label(item.document.data, inputs.namespace), item.document.source, item.problem))
         if item.problem is not None:
             found_problems.append(item.problem)
             continue
@@ -86,7 +88,8 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         entries.append((str(meta.get("namespace") or ""), name, [d.pointer for d in found]))
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
-    status = report(RunResult(tuple(found_problems), tuple(loaded.notices)), provenance=loaded.provenance)
+    status = report(RunResult(tuple(found_problems), tuple(loaded.notices), checked=tuple(checked)),
+                    provenance=loaded.provenance)
     _print(output, results, entries)
     if status == 0 and uncovered and output in ("text", "json"):
         status = 1

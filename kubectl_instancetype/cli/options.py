@@ -248,7 +248,7 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
     loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
     ctx = click.get_current_context(silent=True)
     if ctx is not None:  # for --summary: the -f files read, VMs or not, parsed or not (catalogs aside)
-        ctx.meta[FILES_READ] = len({d.source for d in loaded.documents}
+        ctx.meta[FILES_READ] = len({*loaded.files, *(d.source for d in loaded.documents)}
                                    | {n.location.path for n in loaded.notices if n.severity == "note" and n.location}
                                    | files_in_error(loaded.problems))
     return _nothing_read(inputs, loaded)

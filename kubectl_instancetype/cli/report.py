@@ -88,14 +88,19 @@ def summary(result: RunResult) -> str:
 
     ctx = click.get_current_context(silent=True)
     read = ctx.meta.get(FILES_READ) if ctx is not None else None
-    vms = len(result.checked)
+    looked = len(result.checked)
+    pools = sum(c.name.startswith(POOL) for c in result.checked)  # a pool is no VM: it makes them
     broken = files_in_error(result.problems)
     files = read if isinstance(read, int) else len({c.file for c in result.checked} | broken)
     refused = sum(c.problem is not None for c in result.checked)
     warnings = sum(n.severity == "warning" for n in result.notices)
-    line = (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
+    objects = _count(looked - pools, "VM") + (f", {_count(pools, 'pool')}" if pools else "")
+    line = (f"{objects} in {_count(files, 'file')}: {looked - refused} rendered, {refused} refused, "
             f"{_count(warnings, 'warning')}")
     return f"{line}, {_count(len(broken), 'file')} in error" if broken else line
+
+
+POOL = "VirtualMachinePool "  # how a pool's Checked name starts (render.vm_label)
 
 
 def _count(n: int, noun: str) -> str:

@@ -11,7 +11,7 @@ from ..pipeline.vm_controller import stored_revisions, stores_revisions
 from ..records import replace
 from ..render import Options, vm_label
 from ..render import render as render_documents
-from ..reporters import RunResult
+from ..reporters import Checked, RunResult
 from . import EXIT_CODES_HELP
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
@@ -63,7 +63,9 @@ def revision(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
         except KubeVirtError as exc:
             problems.append(KubeVirtError(f"{vm_label(item.document.data, namespace)}: {exc.message}")
                             .with_location(item.document.location))
-    status = report(RunResult(tuple(problems), tuple(notices)), provenance=loaded.provenance)
+    checked = tuple(Checked(vm_label(i.document.data, inputs.namespace), i.document.source, i.problem)
+                    for i in result.items if i.is_vm)
+    status = report(RunResult(tuple(problems), tuple(notices), checked=checked), provenance=loaded.provenance)
     _print(out, output)
     sys.exit(status)
 

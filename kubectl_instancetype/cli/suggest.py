@@ -9,7 +9,8 @@ import click
 
 from ..errors import EXIT_OK, ToolError, files_in_error
 from ..records import replace
-from ..reporters import RunResult
+from ..render import vm_label
+from ..reporters import Checked, RunResult
 from ..suggest import Outcome, Scope, outcomes
 from ..suggest.report import notices
 from ..suggest.text import file_texts
@@ -96,7 +97,9 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
         status = _print_json(found, inputs.namespace, accept_approximate)
     said = [n for outcome in found for n in notices(outcome, accept_approximate)]
     attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
-    finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention), notes=notes)
+    checked = tuple(Checked(vm_label(o.document.data, inputs.namespace), o.document.source, o.problem) for o in found)
+    finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention, checked=checked),
+           notes=notes)
 
 
 def _check_usage(inputs: InputOptions, writing: WriteOptions, output: str) -> None:
