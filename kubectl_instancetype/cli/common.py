@@ -46,7 +46,8 @@ def common_options() -> list[click.Parameter]:
                      help="Write the --output-format report to FILE, - for standard output (the text lines stay on "
                           "standard error)."),
         click.Option(["--summary"], is_flag=True, expose_value=False, callback=_keep("summary"),
-                     help="End with a line: N VMs in M files: K rendered, J refused, W warnings."),
+                     help="End with a line: N VMs (, P pools) in M files: K rendered, J refused, W warnings (M: the "
+                          "files read, VMs or not)."),
         click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_keep("quiet"),
                      help="Leave out the notes about files skipped as no Kubernetes objects (Helm values, CI "
                           "workflows, kustomize configuration), the progress lines of long runs and the 'wrote FILE' "
