@@ -15,7 +15,7 @@ from typing import Any
 
 from .api.releases import DEFAULT as DEFAULT_RELEASE
 from .api.releases import Release, UnknownRelease, resolve
-from .errors import InputError, Location
+from .errors import InputError, Location, UsageError
 from .records import dataclass, field, replace
 
 # Per architecture KubeVirt configures (pkg/virt-config/configuration.go; ppc64le lost its own in v1.7 and
@@ -180,13 +180,25 @@ def release_of(data: Any, where: Location, version: str | None = None) -> Releas
 
 def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,
                 version: str | None = None) -> ClusterConfig:
-    """The configuration a render assumes: the ``named`` document (``--kubevirt-config``), else the first
-    KubeVirt CR among ``documents``, else KubeVirt's defaults; then ``arch`` and ``version``. Documents are
-    :class:`~kubectl_instancetype.yamlio.Document` objects; InputError for settings of the wrong type."""
-    source = named or next((doc for doc in documents if is_kubevirt_cr(doc.data)), None)
-    if source is None:
+    """The configuration a render assumes: the ``named`` document (``--kubevirt-config``), else the KubeVirt
+    CR among ``documents``, else KubeVirt's defaults; then ``arch`` and ``version``. Documents are
+    :class:`~kubectl_instancetype.yamlio.Document` objects; InputError for settings of the wrong type,
+    UsageError for two CRs that describe two clusters."""
+    if named is not None:
+        return load_config(named.data, named.location, arch, version)
+    crs = sorted((doc for doc in documents if is_kubevirt_cr(doc.data)),
+                 key=lambda doc: (doc.location.path, doc.location.line, doc.location.col))  # not -f's order
+    if not crs:
         return load_config({}, "<defaults>", arch, version)
-    return load_config(source.data, source.location, arch, version)
+    first = load_config(crs[0].data, crs[0].location, arch, version)
+    for other in crs[1:]:
+        # Two CRs for two clusters (staging and prod kept in one repository): which one a render assumes would
+        # be a guess, and the answer would change with the order of -f. The same cluster twice is no question.
+        if load_config(other.data, other.location, arch, version) != first:
+            raise UsageError(f"a second KubeVirt CR, for another cluster than {crs[0].location} (its release or "
+                             "configuration differs): a render assumes one cluster; give --kubevirt-config FILE "
+                             "to say which, or leave one out (--exclude)", other.location)
+    return first
 
 
 def _cr_annotations(data: Any, where: Location) -> dict[str, str]:
