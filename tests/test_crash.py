@@ -1,5 +1,6 @@
 """The entry point's last line of defence: a bug ends with status 4 and one line, never status 1 and a
-traceback; closed, full or broken standard streams end with one line and status 3 (issue #16, item 9)."""
+traceback; closed or full standard streams end with one line and status 3 (issue #16, item 9), a pipe its
+reader closed quietly with 141, as kubectl."""
 
 from __future__ import annotations
 
@@ -64,13 +65,19 @@ def _run(shell: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     "EXE render -f vm.yaml -o json >/dev/full",
     "EXE render -f vm.yaml >&-",
     "EXE render -f - <&-",
-    "set -o pipefail; EXE render -f vm.yaml | head -c 10 >/dev/null",
 ])
 def test_unusable_standard_streams_end_with_one_line_and_status_3(shell: str, tmp_path: Path) -> None:
     result = _run(shell, tmp_path)
     assert result.returncode == EXIT_INPUT, result.stderr
     assert len(result.stderr.splitlines()) == 1 and "error:" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_run_quietly_with_141(tmp_path: Path) -> None:
+    """``| head``: as ``kubectl kustomize … | head`` (killed by SIGPIPE, 141) and cat, no message (it said
+    "error: cannot write the output: Broken pipe", status 3: a CI step with pipefail read it as bad input)."""
+    result = _run("set -o pipefail; EXE render -f vm.yaml | head -c 10 >/dev/null", tmp_path)
+    assert (result.returncode, result.stderr) == (141, "")
 
 
 def test_closed_stderr_is_not_a_crash(tmp_path: Path) -> None:
