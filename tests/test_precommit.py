@@ -143,3 +143,36 @@ def test_validate_keeps_references_and_finds_catalogs_in_unchanged_files(repo: P
     subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
     configured = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
     assert configured.returncode == 0, configured.stdout + configured.stderr
+
+
+def readme_config() -> str:
+    """The example ``.kubectl-instancetype.yaml`` of the README's "The config file" section, as printed there."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### The config file"):]
+    block = section[section.index("```yaml\n") + len("```yaml\n"):]
+    return block[:block.index("```\n")]
+
+
+def test_the_readmes_config_example_works_with_every_hook(repo: Path, home: Path) -> None:
+    """Its ``render:`` table made every other hook exit 2 ("unknown setting 'render'"): each command reads its
+    own table and ignores the others'. The files it names are made; its URL stays a comment."""
+    config = readme_config()
+    assert config.startswith("# .kubectl-instancetype.yaml\n") and "\nrender:" in config and "\nvalidate:" in config
+    (repo / ".kubectl-instancetype.yaml").write_text(config)
+    (repo / "cluster").mkdir()
+    (repo / "cluster" / "kubevirt.yaml").write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n"
+                                                    "  name: kubevirt\n  namespace: kubevirt\nspec: {}\n")
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    validate = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
+    assert validate.returncode == 0, validate.stdout + validate.stderr
+    failing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "2 files would be rewritten" in failing.stdout and "Error:" not in failing.stdout, failing.stdout
+    render = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-render")
+    assert render.returncode == 1 and "files were modified by this hook" in render.stdout, render.stdout
+    assert "namespace: apps" not in (repo / "vms" / "team-a" / "web.yaml").read_text()  # a default, not written
+    subprocess.run([*GIT, "add", "."], cwd=repo, check=True)
+    passing = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-check")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    again = pre_commit(repo, home, "try-repo", str(ROOT), "instancetype-validate")
+    assert again.returncode == 0, again.stdout + again.stderr
