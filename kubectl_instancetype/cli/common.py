@@ -51,7 +51,7 @@ def common_options() -> list[click.Parameter]:
         click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_keep("quiet"),
                      help="Leave out the notes about files skipped as no Kubernetes objects (Helm values, CI "
                           "workflows, kustomize configuration), the progress lines of long runs and the 'wrote FILE' "
-                          "lines of --write; every other message stays."),
+                          "lines of a rewrite; every other message stays."),
         click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True, callback=_version,
                      help="Show the version and the built-in catalog's revision, and exit."),
     ]

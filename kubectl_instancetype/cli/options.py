@@ -15,6 +15,7 @@ from ..inputs import Inputs, Request, gather
 from ..records import dataclass, replace
 from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
+from .common import report_settings
 from .inputs import FILES, FileReader
 
 FILENAME_HELP = ("A file, a directory, or - for standard input (YAML or JSON; repeatable). Documents that are "
@@ -247,10 +248,12 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
     reader = FileReader(inputs.outside) if inputs.outside else FILES
     loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
     ctx = click.get_current_context(silent=True)
-    if ctx is not None:  # for --summary: the -f files read, VMs or not, parsed or not (catalogs aside)
-        ctx.meta[FILES_READ] = len({*loaded.files, *(d.source for d in loaded.documents)}
-                                   | {n.location.path for n in loaded.notices if n.severity == "note" and n.location}
-                                   | files_in_error(loaded.problems))
+    if ctx is not None and report_settings().get("summary"):  # the -f files read: VMs or not, parsed or not,
+        from ..inputs import excluded  # empty or not (a file holding only ---), catalogs aside
+
+        listed = reader.sources(inputs.filenames, inputs.recursive, inputs.follow_symlinks)
+        ctx.meta[FILES_READ] = len({s.display for s in listed if not excluded(s, inputs.exclude)}
+                                   | {d.source for d in loaded.documents} | files_in_error(loaded.problems))
     return _nothing_read(inputs, loaded)
 
 

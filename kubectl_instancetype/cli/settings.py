@@ -162,7 +162,7 @@ def _params(path: Path, table: dict[str, Any], within: tuple[str, ...], locate: 
         if name not in KEYS:
             known = ", ".join(sorted(KEYS))
             raise UsageError(f"{locate((*within, key))}: error: unknown setting {'.'.join((*within, str(key)))!r} "
-                             f"(known: {known}; tables: {', '.join(commands())})")
+                             f"(known: {known}; tables: {', '.join(sorted(commands()))})")
         param, is_path, kind = KEYS[name]
         checked = _checked(value, kind)
         if checked is None:
