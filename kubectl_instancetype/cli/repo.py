@@ -51,12 +51,12 @@ def repo_catalogs(inputs: tuple[str, ...], exclude: tuple[str, ...],
     root, here = Path(top.stdout.strip()).resolve(), Path.cwd().resolve()
     given = {Path(p).resolve() for p in inputs if p != "-"}
     found = []
-    for mode, name in sorted(_tracked(done.stdout), key=lambda entry: entry[1]):
+    for name in sorted(_tracked(done.stdout)):
         path = root / name
         display = _relative(path, here)
         if excluded(Source(name, display), exclude):  # patterns match the path from the repository root
             continue
-        real = _own_file(path, root, link=mode == LINK)
+        real = _own_file(path, root)
         if real is None or real in given or not _holds_catalog(real, max_bytes):
             continue
         found.append(display)
@@ -67,23 +67,23 @@ LINK = "120000"  # git's mode of a symbolic link
 TRACKED_FILES = frozenset(("100644", "100755", LINK))  # not submodules (160000)
 
 
-def _tracked(listing: bytes) -> list[tuple[str, str]]:
-    """(mode, name) of each entry of ``git ls-files -s -z`` ("<mode> <object> <stage>\t<name>"), once a name."""
-    out: dict[str, str] = {}
+def _tracked(listing: bytes) -> set[str]:
+    """The names of the files and links of ``git ls-files -s -z`` ("<mode> <object> <stage>\\t<name>"): not
+    submodules."""
+    out = set()
     for entry in listing.decode("utf-8", "surrogateescape").split("\0"):
         header, tab, name = entry.partition("\t")
-        mode = header.split(" ", 1)[0]
-        if tab and mode in TRACKED_FILES:
-            out[name] = mode
-    return [(mode, name) for name, mode in out.items()]
+        if tab and header.split(" ", 1)[0] in TRACKED_FILES:
+            out.add(name)
+    return out
 
 
-def _own_file(path: Path, root: Path, link: bool) -> Path | None:
+def _own_file(path: Path, root: Path) -> Path | None:
     """The regular file ``path`` is, inside the repository (through a tracked link only to a file of the
     repository); None for anything else: a link out of it, a FIFO, a device, a directory, nothing."""
     try:
         real = path.resolve(strict=True)
-        if (link or path.is_symlink()) and not real.is_relative_to(root):
+        if not real.is_relative_to(root):  # a tracked link, or a directory on the way replaced by one
             return None
         return real if stat.S_ISREG(os.stat(real).st_mode) else None
     except (OSError, RuntimeError):  # a dangling link, a loop
