@@ -1,0 +1,146 @@
+"""What a pull request does to each running VirtualMachine (``diff --restart-impact``): the restart-impact stage
+(:mod:`..pipeline.restart`) run for every VM of both revisions, and what it means for the reviewer.
+
+A VM whose own document did not change is not touched by ``kubectl apply``: a changed instancetype or
+preference *object* reaches it only at its next start (the running VM keeps the ControllerRevision it
+pinned), and so does any change to a VM kept stopped (``runStrategy: Halted``, ``running: false``). A VM
+only in HEAD is created, one only in BASE is left alone by ``kubectl apply`` (pruning deletes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..api.names import VIRTUAL_MACHINE
+from ..catalog.find import Lookup
+from ..config import ClusterConfig
+from ..errors import KubeVirtError, Location
+from ..pipeline import restart
+from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact, VMIFacts
+from ..records import dataclass, replace
+from ..yamlio import Document
+from .permanent import permanent_restart_fields
+
+SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
+STOPPED = "stopped"
+CATALOG_ONLY = "catalog-only"
+ADDED, REMOVED, NOT_STARTED = "added", "removed", "not-started"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One side of the pull request as read: its documents, catalog and cluster configuration."""
+
+    documents: tuple[Document, ...]
+    catalog: Lookup
+    config: ClusterConfig
+
+
+@dataclass(frozen=True)
+class VMImpact:
+    """One VirtualMachine of the pull request and what applying it does to the running VM."""
+
+    namespace: str
+    name: str
+    source: str
+    impact: Impact
+    situation: str = ""  # "" (running, its document changed), stopped, catalog-only, added, removed, not-started
+    when: str = ""  # when a change that does not reach the running VM applies
+    warnings: tuple[str, ...] = ()  # committed values that make RestartRequired stick (kubevirt#17610)
+    location: Location | None = None  # where HEAD's (else BASE's) VM document starts
+
+    @property
+    def outcome(self) -> str:
+        return self.impact.outcome
+
+
+def _vms(documents: Iterable[Document], namespace: str) -> dict[tuple[str, str], Document]:
+    out = {}
+    for doc in documents:
+        if isinstance(doc.data, dict) and doc.data.get("kind") == VIRTUAL_MACHINE:
+            meta = doc.data.get("metadata") or {}
+            out[(str(meta.get("namespace") or namespace), str(meta.get("name")))] = doc
+    return out
+
+
+def stopped(vm: Mapping[str, Any]) -> bool:
+    """Whether the VM's run strategy keeps it stopped (no VMI to update)."""
+    spec = vm.get("spec") or {}
+    return spec.get("runStrategy") == "Halted" or (spec.get("runStrategy") is None and spec.get("running") is False)
+
+
+def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
+            expansion_changed: Mapping[tuple[str, str], bool]) -> list[VMImpact]:
+    """Every VM of either revision whose document or expansion changed (``expansion_changed``: by key, whether
+    ``diff`` found its expansion different), in ``diff``'s order."""
+    before, after = _vms(base.documents, namespace), _vms(head.documents, namespace)
+    out = []
+    for key in expansion_changed:
+        old, new = before.get(key), after.get(key)
+        if old is None and new is None:
+            continue
+        if old is not None and new is not None and old.data == new.data and not expansion_changed[key]:
+            continue
+        found = _one(key, old, new, base, head, namespace, facts)
+        out.append(replace(found, location=(new or old).location if (new or old) else None))
+    return out
+
+
+def _one(key: tuple[str, str], old: Document | None, new: Document | None, base: Revision, head: Revision,
+         namespace: str, facts: VMIFacts) -> VMImpact:
+    ns, name = key
+    source = (new or old).source if (new or old) else ""
+    if new is None:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), REMOVED,
+                        "kubectl apply leaves the VM running; a pruning sync (Argo CD, kubectl apply --prune) deletes "
+                        "it and its VMI")
+    warnings = permanent_restart_fields(new.data, old.data if old else None)
+    if old is None:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
+    if stopped(old.data):
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "applies at the next start", warnings)
+    if old.data == new.data:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
+                        "applies at the next start: the running VM keeps the ControllerRevisions it pinned "
+                        "(or after a restart, or a change to the VM's own matcher)", warnings)
+    try:
+        started = restart.start(old.data, namespace, base.catalog, base.config, facts)
+    except KubeVirtError as exc:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE, error=exc.message), NOT_STARTED,
+                        "BASE does not start (KubeVirt refuses it): HEAD is what starts", warnings)
+    try:
+        applied = restart.apply(started, old.data, new.data, namespace, head.catalog, head.config, facts)
+    except KubeVirtError as exc:
+        return VMImpact(ns, name, source, Impact(ERROR, error=exc.message), "", "", warnings)
+    return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How many VMs of the pull request each outcome has."""
+
+    restart: int
+    live: int
+    no_change: int
+    error: int
+
+    @property
+    def worst(self) -> str:
+        return ERROR if self.error else RESTART_REQUIRED if self.restart else LIVE_UPDATE if self.live else NO_CHANGE
+
+
+def summary(rows: Sequence[VMImpact]) -> Summary:
+    count = {o: sum(r.outcome == o for r in rows) for o in SEVERITY}
+    return Summary(count[RESTART_REQUIRED], count[LIVE_UPDATE], count[NO_CHANGE], count[ERROR])
+
+
+FAIL_ON = {"restart": RESTART_REQUIRED, "live": LIVE_UPDATE, "error": ERROR}
+
+
+def fails(rows: Sequence[VMImpact], fail_on: str | None) -> bool:
+    """Whether ``--fail-on`` is met: some VM's outcome is at least as severe as the one named."""
+    if not fail_on:
+        return False
+    threshold = SEVERITY[FAIL_ON[fail_on]]
+    return any(SEVERITY[r.outcome] >= threshold for r in rows)

@@ -1,0 +1,396 @@
+"""Restart impact: what virt-controller's VM controller does when a change is applied to a running VM
+(``sync`` in pkg/virt-controller/watch/vm/vm.go).
+
+Two renders go in. BASE *as started* (:func:`start`): the VM as the cluster stored it, with the
+ControllerRevisions it pinned, and the VMI virt-controller created from it, whose hot-plug headroom
+(``maxSockets``, ``maxGuest``, pkg/defaults) was fixed then. HEAD *as applied* (:func:`apply`): ``kubectl
+apply``'s three-way merge over the stored VM, then the VM webhooks on UPDATE (which may refuse it: outcome
+``error``). :func:`decide` then reconciles in virt-controller's order until nothing changes — the restart
+check (:mod:`.restart_check`), the network synchronizer (:mod:`.restart_network`), the firmware
+synchronizer, and under ``vmRolloutStrategy: LiveUpdate`` the CPU, placement and memory handlers — and
+returns an :class:`Impact`: the outcome, KubeVirt's exact ``RestartRequired`` message (the first one stays:
+``UpdateCondition`` keeps the message of a condition already there), what was hot-plugged, and what the
+workload updater does about it (pkg/virt-controller/watch/workload-updater).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.golang import child, clone_json
+from ..api.matchers import MATCHERS
+from ..api.mergepatch import kubectl_apply
+from ..api.origin import NO_TRACE, Origins, Path, Trace, origin_at
+from ..catalog.find import Found, Lookup, find_spec
+from ..config import ClusterConfig
+from ..errors import KubeVirtError
+from ..expand.apply import apply_spec
+from ..quantity import canonical, from_json
+from ..records import dataclass, replace
+from ..vmi.firmware import stable_firmware_uuid
+from ..vmi.hotplug import memory_hotplug_problem
+from . import restart_check, restart_network, vm_mutating_webhook, vm_validating_webhook
+from .lookup import TEMPLATE, Context, lookup
+from .stages import render_stored, render_vmi
+
+Spec = dict[str, Any]
+UPDATE_STAGE = "head-vm-admit"
+LIVE_MIGRATE, EVICT = "LiveMigrate", "Evict"
+NO_CHANGE, LIVE_UPDATE, RESTART_REQUIRED, ERROR = "no-change", "live-update", "restart-required", "error"
+SOCKETS_BEYOND = "CPU sockets updated in template spec to a value higher than what's available"
+SOCKETS_DOWN = "Reduction of CPU socket count requires a restart"
+ARM_CPU = "ARM doesn't support CPU hotplug"
+MEMORY_NOT_MIGRATABLE = "memory updated in template spec. Memory-hotplug is only available for migratable VMs"
+MEMORY_UNAVAILABLE = "memory updated in template spec. Memory-hotplug is not available for this VM configuration"
+MEMORY_LOWER = "memory updated in template spec to a value lower than what the VM started with"
+MEMORY_BEYOND = "memory updated in template spec to a value higher than what's available"
+SOCKETS = ("domain", "cpu", "sockets")
+GUEST = ("domain", "memory", "guest")
+MAX_ROUNDS = 4
+
+
+@dataclass(frozen=True)
+class VMIFacts:
+    """What no file tells about the running VMI: whether it is live-migratable (``LiveMigratable=True``,
+    assumed) and the cluster's default architecture it got at creation ("" = the configuration's)."""
+
+    migratable: bool = True
+    arch: str = ""
+
+
+@dataclass(frozen=True)
+class Started:
+    """BASE as the cluster runs it: the stored VM, the VMI's spec, the objects its revisions pinned."""
+
+    vm: Spec
+    vmi: Spec
+    catalog: Lookup
+    config: ClusterConfig
+
+
+@dataclass(frozen=True)
+class Applied:
+    """HEAD as ``kubectl apply`` and the VM webhooks on UPDATE leave the live VM."""
+
+    vm: Spec
+    catalog: Lookup
+    config: ClusterConfig
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One field of the template whose change decided the outcome: its path in the VM, both values, and where
+    HEAD's value comes from (the VM itself, or an instancetype/preference field)."""
+
+    path: str
+    before: Any
+    after: Any
+    origin: str
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What happens to the running VM: KubeVirt's answer, as values."""
+
+    outcome: str
+    restart_message: str = ""
+    cpu: tuple[str, str] | None = None  # the VMI's sockets before -> after (CPU hot-plug)
+    memory: tuple[str, str] | None = None  # the VMI's guest memory before -> after (memory hot-plug)
+    placement: bool = False
+    network: bool = False
+    volumes: bool = False
+    vmi_conditions: tuple[str, ...] = ()
+    actuation: str = ""  # "" nothing pending, "migrate", "evict", "none" (no workloadUpdateMethods allow it)
+    error: str = ""
+    causes: tuple[Cause, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def live(self) -> bool:
+        return bool(self.cpu or self.memory or self.placement or self.network or self.volumes)
+
+
+def rollout_live_update(cfg: ClusterConfig) -> bool:
+    """``IsVMRolloutStrategyLiveUpdate`` (the release's default when unset: see :mod:`..config`)."""
+    return cfg.live_update
+
+
+def _effective(cfg: ClusterConfig, facts: VMIFacts) -> ClusterConfig:
+    """``cfg`` with the assumed default architecture."""
+    if facts.arch:
+        cfg = replace(cfg, default_architecture=facts.arch)
+    return cfg
+
+
+def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: VMIFacts = VMIFacts()) -> Started:
+    """BASE created and started: the stored VM and the VMI (KubeVirtError when KubeVirt refuses BASE). The VMI
+    carries the VM's firmware UUID (the webhook's on create, else virt-controller's name-derived one)."""
+    cfg = _effective(cfg, facts)
+    namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
+    stored = render_stored(vm, namespace, catalog, cfg)
+    vmi = clone_json(render_vmi(vm, namespace, catalog, cfg).get("spec") or {})
+    uuid = ((_template(stored).get("domain") or {}).get("firmware") or {}).get("uuid")
+    if uuid:
+        child(child(vmi, "domain"), "firmware")["uuid"] = uuid
+    return Started(stored, vmi, catalog, cfg)
+
+
+class _Pinned:
+    """The objects HEAD's VM resolves: those it still names through the revisions BASE pinned (BASE's
+    objects), any other from HEAD's catalog, or BASE's (objects only in BASE stay: no pruning)."""
+
+    def __init__(self, started: Started, head: Lookup) -> None:
+        self.base, self.head = started.catalog, head
+        spec = started.vm.get("spec") or {}
+        self.pinned = {(m.resolve(str((spec[m.field] or {}).get("kind") or "")), str(spec[m.field].get("name")))
+                       for m in MATCHERS if isinstance(spec.get(m.field), dict)}
+
+    def get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
+        if (kind, name) in self.pinned:
+            return self.base.get(kind, namespace, name)
+        return self.head.get(kind, namespace, name) or self.base.get(kind, namespace, name)
+
+
+def apply(started: Started, base_doc: Spec, head_doc: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
+          facts: VMIFacts = VMIFacts()) -> Applied:
+    """HEAD applied to the running VM; KubeVirtError (stage ``head-vm-admit``) when the webhooks refuse it."""
+    cfg = _effective(cfg, facts)
+    namespace = str((started.vm.get("metadata") or {}).get("namespace") or namespace)
+    pinned = _Pinned(started, catalog)
+    live = kubectl_apply(base_doc, head_doc, started.vm)
+    warnings: list[str] = []
+    try:
+        vm = vm_mutating_webhook.mutate_matchers(live, namespace, pinned, cfg.release)
+        ctx = Context(namespace, pinned, cfg, lookup(_unpinned(vm), namespace, pinned), None, warnings)
+        vm = vm_mutating_webhook.preferred_defaults(vm, ctx)
+        _update_defaults(vm, cfg)
+        vm_validating_webhook.admit(vm, ctx)
+    except KubeVirtError as exc:
+        raise KubeVirtError(exc.message, UPDATE_STAGE, exc.paths, exc.field, exc.causes) from exc
+    return Applied(vm, pinned, cfg, tuple(warnings))
+
+
+def _update_defaults(vm: Spec, cfg: ClusterConfig) -> None:
+    """``SetVirtualMachineDefaults`` on UPDATE: the cluster's architecture and machine type when unset."""
+    template = (vm.get("spec") or {}).get("template")
+    if not isinstance(template, dict):
+        return
+    tspec = child(template, "spec")
+    if not tspec.get("architecture"):
+        tspec["architecture"] = cfg.default_architecture
+    machine = child(child(tspec, "domain"), "machine")
+    if not machine.get("type"):
+        machine["type"] = cfg.machine_type_for(str(tspec["architecture"]))
+
+
+def _unpinned(vm: Spec) -> Spec:
+    """``vm`` without its status: the revisions it names are resolved through :class:`_Pinned`."""
+    return {k: v for k, v in vm.items() if k != "status"}
+
+
+def _template(vm: Spec) -> Spec:
+    return ((vm.get("spec") or {}).get("template") or {}).get("spec") or {}
+
+
+def expanded(vm: Spec, catalog: Lookup, namespace: str, book: Origins | None = None) -> Spec:
+    """``ApplyToVM``: the template spec with the instancetype and preference applied (nothing else)."""
+    spec = clone_json(_template(vm))
+    meta = clone_json(((vm.get("spec") or {}).get("template") or {}).get("metadata") or {})
+    found: list[Found | None] = []
+    for matcher in MATCHERS:
+        try:
+            found.append(find_spec(matcher, _unpinned(vm), namespace, catalog))
+        except KubeVirtError:
+            return spec  # ApplyToVM fails: virt-controller gives up on this comparison
+    trace = NO_TRACE if book is None else Trace(book, *TEMPLATE).using(found[0], found[1]).rooted(())
+    apply_spec(vm_validating_webhook.BASE, found[0].spec if found[0] else None, found[1].spec if found[1] else None,
+               spec, meta, trace)
+    return spec
+
+
+@dataclass(frozen=True)
+class _State:
+    """What one reconcile leaves: the live VM's template (as written), the VMI spec, the condition's message."""
+
+    template: Spec
+    vmi: Spec
+    message: str
+
+
+def decide(started: Started, applied: Applied, facts: VMIFacts = VMIFacts()) -> Impact:
+    """Reconcile the applied VM against the running VMI until nothing changes (virt-controller's ``sync``)."""
+    namespace = str((started.vm.get("metadata") or {}).get("namespace") or "default")
+    name = str((started.vm.get("metadata") or {}).get("name") or "")
+    last = expanded(started.vm, started.catalog, namespace)
+    book = Origins()
+    vm = clone_json(applied.vm)
+    state = _State(_template(vm), clone_json(started.vmi), "")
+    at_boot = ((started.vmi.get("domain") or {}).get("memory") or {}).get("guest")
+    cpu = memory = None
+    placement = network = False
+    causes: tuple[Cause, ...] = ()
+    notes: list[str] = []
+    for round_ in range(1, MAX_ROUNDS + 1):
+        vm["spec"]["template"]["spec"] = state.template
+        current = expanded(vm, applied.catalog, namespace, book)
+        result = _reconcile(last, current, state, applied, facts, name, at_boot)
+        if result.cpu:
+            cpu = (cpu[0] if cpu else result.cpu[0], result.cpu[1])
+        if result.memory:
+            memory = (memory[0] if memory else result.memory[0], result.memory[1])
+        placement, network = placement or result.placement, network or result.network
+        if result.state.message and not state.message:
+            causes = _causes(result, last, current, book)
+            if round_ > 1:
+                notes.append(f"RestartRequired appears on virt-controller's reconcile {round_}, after the VMI was "
+                             "patched by the one before")
+        if result.state == state:
+            break
+        state = result.state
+    conditions = tuple(c for c, on in (("HotVCPUChange", cpu), ("HotMemoryChange", memory)) if on)
+    return Impact(
+        RESTART_REQUIRED if state.message else LIVE_UPDATE if (cpu or memory or placement or network) else NO_CHANGE,
+        state.message, cpu, memory, placement, network, False, conditions,
+        _actuation(conditions, applied.config, facts), "", causes if state.message else (), tuple(notes))
+
+
+@dataclass(frozen=True)
+class _Round:
+    state: _State
+    cpu: tuple[str, str] | None = None
+    memory: tuple[str, str] | None = None
+    placement: bool = False
+    network: bool = False
+    flagged_by_check: tuple[Path, ...] = ()
+
+
+def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts: VMIFacts, name: str,
+               at_boot: Any) -> _Round:
+    """One ``sync``: the restart check, the synchronizers, then the live-update handlers (``at_boot``: the
+    VMI's ``status.memory.guestAtBoot``)."""
+    cfg = applied.config
+    release = cfg.release
+    live_update = rollout_live_update(cfg)
+    vmi = clone_json(state.vmi)
+    net_live = restart_check.network_live(current, vmi, release, cfg, facts.migratable)
+    migration = (applied.vm.get("spec") or {}).get("updateVolumesStrategy") == "Migration"
+    kept = restart_check.neutralised(last, current, vmi, release, live_update, net_live, migration)
+    flagged = tuple(restart_check.differences(kept, current))
+    message = (state.message or restart_check.MESSAGE) if flagged else ""
+    template = clone_json(state.template)
+    synced = restart_network.synced_vmi(template, vmi, facts.migratable)
+    network = restart_network.changed(vmi, synced)
+    vmi = synced
+    firmware = child(child(template, "domain"), "firmware")
+    if not firmware.get("uuid"):  # the firmware synchronizer persists virt-controller's UUID
+        firmware["uuid"] = stable_firmware_uuid(name)
+    cpu = memory = None
+    placement = False
+    if live_update and not flagged:
+        message, cpu = _cpu(current, vmi, message)
+        placement = _placement(current, vmi)
+        message, memory = _memory(current, vmi, at_boot, message, facts)
+    return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged)
+
+
+def _cpu(current: Spec, vmi: Spec, message: str) -> tuple[str, tuple[str, str] | None]:
+    """``handleCPUChangeRequest``."""
+    want, have = (current.get("domain") or {}).get("cpu"), (vmi.get("domain") or {}).get("cpu")
+    if not isinstance(want, dict) or not isinstance(have, dict):
+        return message, None
+    sockets, running = int(want.get("sockets") or 0), int(have.get("sockets") or 0)
+    if sockets == running:
+        return message, None
+    if sockets > int(have.get("maxSockets") or 0):
+        return message or SOCKETS_BEYOND, None
+    if sockets < running:
+        return message or SOCKETS_DOWN, None
+    if current.get("architecture") == "arm64":
+        return message or ARM_CPU, None
+    have["sockets"] = sockets
+    return message, (str(running), str(sockets))
+
+
+def _placement(current: Spec, vmi: Spec) -> bool:
+    """``handleAffinityChangeRequest`` and ``handleTolerationsChangeRequest``: patch what differs."""
+    patched = False
+    for key in ("nodeSelector", "affinity", "tolerations"):
+        if not restart_check.go_equal(current.get(key), vmi.get(key)):
+            if current.get(key) is None:
+                vmi.pop(key, None)
+            else:
+                vmi[key] = clone_json(current[key])
+            patched = True
+    return patched
+
+
+def _memory(current: Spec, vmi: Spec, at_boot: Any, message: str,
+            facts: VMIFacts) -> tuple[str, tuple[str, str] | None]:
+    """``handleMemoryHotplugRequest``."""
+    want = ((current.get("domain") or {}).get("memory") or {}).get("guest")
+    memory = (vmi.get("domain") or {}).get("memory") or {}
+    have = memory.get("guest")
+    if want is None or have is None:
+        return message, None
+    guest, running = from_json(want), from_json(have)
+    if guest.cmp(running) == 0:
+        return message, None
+    if not facts.migratable:
+        return message or MEMORY_NOT_MIGRATABLE, None
+    if memory.get("maxGuest") is None:
+        return message or MEMORY_UNAVAILABLE, None
+    max_guest = from_json(memory["maxGuest"])
+    problem = memory_hotplug_problem(current, max_guest)
+    if problem is not None:
+        return message or f"memory hotplug not supported, {problem}", None
+    if at_boot is not None and guest.cmp(from_json(at_boot)) < 0:
+        return message or MEMORY_LOWER, None
+    if guest.cmp(max_guest) > 0:
+        return message or MEMORY_BEYOND, None
+    memory["guest"] = canonical(want)
+    return message, (canonical(have), canonical(want))
+
+
+def _actuation(conditions: tuple[str, ...], cfg: ClusterConfig, facts: VMIFacts) -> str:
+    """The workload updater: a pending hot-plug migrates the VMI (``LiveMigrate``, migratable), else evicts it
+    (``Evict``), else waits for a migration someone else starts (``none``)."""
+    if not conditions:
+        return ""
+    methods = workload_update_methods(cfg)
+    if LIVE_MIGRATE in methods and facts.migratable:
+        return "migrate"
+    return "evict" if EVICT in methods else "none"
+
+
+def workload_update_methods(cfg: ClusterConfig) -> tuple[str, ...]:
+    """``spec.workloadUpdateStrategy.workloadUpdateMethods`` of the KubeVirt CR (empty by default)."""
+    return cfg.workload_update_methods
+
+
+def _causes(result: _Round, last: Spec, current: Spec, book: Origins) -> tuple[Cause, ...]:
+    """The fields whose change decided the restart, with HEAD's origin of each."""
+    message = result.state.message
+    if message == restart_check.MESSAGE:
+        paths: tuple[Path, ...] = result.flagged_by_check
+    elif message in (SOCKETS_BEYOND, SOCKETS_DOWN, ARM_CPU):
+        paths = (SOCKETS,)
+    else:
+        paths = (GUEST,)
+    out = []
+    for path in paths[:8]:
+        origin = origin_at(book.as_mapping(), path)
+        out.append(Cause(".".join(("spec", "template", "spec", *map(str, path))), _at(last, path), _at(current, path),
+                         origin.text() if origin else "the VirtualMachine"))
+    return tuple(out)
+
+
+def _at(spec: Any, path: Path) -> Any:
+    for key in path:
+        if isinstance(spec, dict) and isinstance(key, str):
+            spec = spec.get(key)
+        elif isinstance(spec, list) and isinstance(key, int) and key < len(spec):
+            spec = spec[key]
+        else:
+            return None
+    return spec
