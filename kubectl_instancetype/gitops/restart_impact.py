@@ -80,7 +80,8 @@ def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
         old, new = before.get(key), after.get(key)
         if old is None and new is None:
             continue
-        if old is not None and new is not None and old.data == new.data and not expansion_changed[key]:
+        if (old is not None and new is not None and old.data == new.data and not expansion_changed[key]
+                and not restart.expanded_at_start(old.data, base.config)):
             continue
         found = _one(key, old, new, base, head, namespace, facts)
         out.append(replace(found, location=(new or old).location if (new or old) else None))
@@ -100,7 +101,7 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
     if stopped(old.data):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "applies at the next start", warnings)
-    if old.data == new.data:
+    if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
                         "applies at the next start: the running VM keeps the ControllerRevisions it pinned "
                         "(or after a restart, or a change to the VM's own matcher)", warnings)

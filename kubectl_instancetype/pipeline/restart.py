@@ -29,7 +29,7 @@ from ..quantity import canonical, from_json
 from ..records import dataclass, replace
 from ..vmi.firmware import stable_firmware_uuid
 from ..vmi.hotplug import memory_hotplug_problem
-from . import restart_check, restart_network, vm_mutating_webhook, vm_validating_webhook
+from . import expand, restart_check, restart_network, vm_controller, vm_mutating_webhook, vm_validating_webhook
 from .lookup import TEMPLATE, Context, lookup
 from .stages import render_stored, render_vmi
 
@@ -134,6 +134,13 @@ def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: 
     if uuid:
         child(child(vmi, "domain"), "firmware")["uuid"] = uuid
     return Started(stored, vmi, catalog, cfg)
+
+
+def expanded_at_start(vm: Spec, cfg: ClusterConfig) -> bool:
+    """Whether virt-controller replaced the VM's matchers with their expansion when it first saw it
+    (``referencePolicy: expand``/``expandAll``): the live VM then differs from its file, and every ``kubectl
+    apply`` of the file puts the matchers back."""
+    return vm_controller.expands(vm, cfg.reference_policy) and expand.has_matchers(vm)
 
 
 class _Pinned:
