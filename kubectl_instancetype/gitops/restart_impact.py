@@ -100,11 +100,13 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
     if old is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
     if stopped(old.data):
-        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "applies at the next start", warnings)
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "not running: the change applies at the next "
+                        "start", warnings)
     if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
-                        "applies at the next start: the running VM keeps the ControllerRevisions it pinned "
-                        "(or after a restart, or a change to the VM's own matcher)", warnings)
+                        "only the instancetype/preference object changed; the VM keeps the ControllerRevision it "
+                        "pinned, across restarts too: it applies when the VM's matcher changes or its revision "
+                        "reference is cleared (new VMs get it now)", warnings)
     try:
         started = restart.start(old.data, namespace, base.catalog, base.config, facts)
     except KubeVirtError as exc:

@@ -23,7 +23,7 @@ def _live_parts(impact: Impact) -> list[str]:
         parts.append(f"{impact.cpu[0]} → {impact.cpu[1]} CPU sockets")
     if impact.memory:
         parts.append(f"{impact.memory[0]} → {impact.memory[1]}")
-    parts += [word for word, on in (("placement", impact.placement), ("NIC", impact.network),
+    parts += [word for word, on in (("placement", impact.placement), ("NICs hot-plugged", impact.network),
                                     ("volumes", impact.volumes)) if on]
     return parts
 
@@ -43,8 +43,8 @@ def sentence(row: VMImpact) -> str:
         done = COMPLETES[impact.actuation]
         return f"live: {', '.join(live)}" + (f"; {done}" if done else "")
     if row.situation:
-        return f"no change to the running VM ({row.situation}): {row.when}"
-    return "no change to the running VM"
+        return f"{row.situation}: {row.when}"
+    return "no change to the running VM (nothing it runs with changed)"
 
 
 def because(row: VMImpact) -> list[str]:
@@ -60,7 +60,8 @@ def _value(value: Any) -> str:
 
 
 def count_line(total: Summary) -> str:
-    return (f"{total.restart} restart required, {total.live} live-updated, {total.no_change} unchanged while running"
+    return (f"{total.restart} restart required, {total.live} live-updated, {total.no_change} without effect on the "
+            "running VM"
             + (f", {total.error} refused" if total.error else ""))
 
 

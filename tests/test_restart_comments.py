@@ -1,0 +1,38 @@
+"""Golden pull-request comments of ``diff --restart-impact -o markdown``: a resize within the hot-plug headroom,
+an instancetype series change, a preference change, a NIC added, a change only to a catalog object, and a
+stopped VM (testdata/restart-comments/<case>/{base,head}.yaml -> comment.md; --update-goldens rewrites them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import check_golden, invoke_cli
+
+ROOT = Path(__file__).resolve().parent.parent / "testdata" / "restart-comments"
+CASES = sorted(p.name for p in ROOT.iterdir() if p.is_dir())
+ARGS = ["--kubevirt-version", "main", "--no-builtin-catalog", "diff", "--restart-impact", "--base", "base.yaml",
+        "head.yaml", "-o", "markdown"]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_comment(name: str, update_goldens: bool) -> None:
+    stdout, stderr, code = invoke_cli(ARGS, ROOT / name)
+    assert stderr == ""
+    assert code in (0, 1)
+    check_golden(ROOT / name, {"comment.md": stdout}, update_goldens)
+
+
+def test_fail_on_restart(tmp_path: Path) -> None:
+    stdout, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "series")
+    assert code == 1
+    assert stderr == ("head.yaml:64:1: error: VirtualMachine default/app-35: restart required: a non-live-updatable "
+                      "field was changed in the template spec\n")
+    stdout, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "resize")
+    assert (code, stderr) == (0, "")
+
+
+def test_vmi_flags_need_restart_impact(tmp_path: Path) -> None:
+    _, stderr, code = invoke_cli(["diff", "--fail-on", "restart", "--base", "x"], tmp_path)
+    assert code == 2
+    assert "--fail-on, --vmi-arch and --vmi-not-migratable go with --restart-impact" in stderr
