@@ -225,15 +225,20 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     loaded = load(inputs, present)
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
-    written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config)) if drift else None
+    stored: dict[tuple[str, str], Any] = {}
+    written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config), stored) if drift else None
     from ..gitops.restart_impact import Revision
 
-    return Side(vm_states(result.items, result.problems, namespace, written), problems, loaded.notices,
-                Revision(tuple(loaded.documents), loaded.catalog, loaded.config))
+    states = vm_states(result.items, result.problems, namespace, written)
+    return Side(states, problems, loaded.notices,
+                Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
+                         {key: not state.error for key, state in states.items()}))
 
 
-def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The JSON pointers of the fields the cluster will write into each VM (see ``drift``)."""
+def _drift(documents: Any, catalog: Any, options: Options,
+           stored: dict[tuple[str, str], Any] | None = None) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The JSON pointers of the fields the cluster will write into each VM (see ``drift``); ``stored`` gets each
+    VM as the cluster stores it (what --restart-impact starts from)."""
     from ..gitops.drift import differences
     from ..pipeline.stages import render_stored
     from ..render import render_each
@@ -244,6 +249,8 @@ def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, st
             meta = item.document.data.get("metadata") or {}
             key = (str(meta.get("namespace") or options.namespace), str(meta.get("name")))
             out[key] = tuple(d.pointer for d in differences(item.document.data, item.rendered))
+            if stored is not None:
+                stored[key] = item.rendered
     return out
 
 
@@ -359,9 +366,9 @@ def _restart_from_files(paths: tuple[str, ...], base: str, namespace: str, exclu
                         catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None,
                         restart: RestartOptions) -> None:
     """--restart-impact with --base naming files: BASE read from them, HEAD from PATHs (no git)."""
-    before = _side((base,), namespace, exclude, catalogs)
-    after = _side(paths, namespace, exclude, catalogs)
-    changes = compare(before.states, after.states, base)
+    before = _side((base,), namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    changes = [_new_drift(c) for c in compare(before.states, after.states, base)]
     found = _restart_impact(before, after, changes, namespace, restart)
     sys.stdout.write(restart_views(found or [], changes, base, fmt, cap))
     at_base = tuple(_at_base(p, base) for p in before.problems)

@@ -18,7 +18,7 @@ from ..config import ClusterConfig
 from ..errors import KubeVirtError, Location
 from ..pipeline import restart
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact, VMIFacts
-from ..records import dataclass, replace
+from ..records import dataclass, field, replace
 from ..yamlio import Document
 from .permanent import permanent_restart_fields
 
@@ -35,6 +35,8 @@ class Revision:
     documents: tuple[Document, ...]
     catalog: Lookup
     config: ClusterConfig
+    stored: Mapping[tuple[str, str], Any] = field(default_factory=dict)  # each VM as stored (render --stored)
+    admitted: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # whether KubeVirt admits it on create
 
 
 @dataclass(frozen=True)
@@ -108,12 +110,14 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
                         "pinned, across restarts too: it applies when the VM's matcher changes or its revision "
                         "reference is cleared (new VMs get it now)", warnings)
     try:
-        started = restart.start(old.data, namespace, base.catalog, base.config, facts)
+        started = restart.start(old.data, namespace, base.catalog, base.config, facts,
+                                None if facts.arch else base.stored.get(key))
     except KubeVirtError as exc:
         return VMImpact(ns, name, source, Impact(NO_CHANGE, error=exc.message), NOT_STARTED,
                         "BASE does not start (KubeVirt refuses it): HEAD is what starts", warnings)
     try:
-        applied = restart.apply(started, old.data, new.data, namespace, head.catalog, head.config, facts)
+        applied = restart.apply(started, old.data, new.data, namespace, head.catalog, head.config, facts,
+                                admitted=head.admitted.get(key, False) and not facts.arch)
     except KubeVirtError as exc:
         return VMImpact(ns, name, source, Impact(ERROR, error=exc.message), "", "", warnings)
     return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)

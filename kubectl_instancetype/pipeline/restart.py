@@ -15,8 +15,10 @@ workload updater does about it (pkg/virt-controller/watch/workload-updater).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from ..api.encoding import encode_vmi
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS
 from ..api.mergepatch import kubectl_apply
@@ -29,9 +31,17 @@ from ..quantity import canonical, from_json
 from ..records import dataclass, replace
 from ..vmi.firmware import stable_firmware_uuid
 from ..vmi.hotplug import memory_hotplug_problem
-from . import expand, restart_check, restart_network, vm_controller, vm_mutating_webhook, vm_validating_webhook
+from . import (
+    expand,
+    restart_check,
+    restart_network,
+    vm_controller,
+    vm_mutating_webhook,
+    vm_validating_webhook,
+    vmi_validating_webhook,
+)
 from .lookup import TEMPLATE, Context, lookup
-from .stages import render_stored, render_vmi
+from .stages import render_stored, render_vmi, run
 
 Spec = dict[str, Any]
 UPDATE_STAGE = "head-vm-admit"
@@ -123,13 +133,17 @@ def _effective(cfg: ClusterConfig, facts: VMIFacts) -> ClusterConfig:
     return cfg
 
 
-def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: VMIFacts = VMIFacts()) -> Started:
-    """BASE created and started: the stored VM and the VMI (KubeVirtError when KubeVirt refuses BASE). The VMI
-    carries the VM's firmware UUID (the webhook's on create, else virt-controller's name-derived one)."""
+def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: VMIFacts = VMIFacts(),
+          stored: Spec | None = None) -> Started:
+    """BASE created and started: the stored VM (``stored`` when the caller rendered it already) and the VMI
+    (KubeVirtError when KubeVirt refuses BASE). The VMI carries the VM's firmware UUID (the webhook's on create,
+    else virt-controller's name-derived one)."""
     cfg = _effective(cfg, facts)
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
-    stored = render_stored(vm, namespace, catalog, cfg)
-    vmi = clone_json(render_vmi(vm, namespace, catalog, cfg).get("spec") or {})
+    admitted = stored is not None
+    if stored is None:
+        stored = render_stored(vm, namespace, catalog, cfg)
+    vmi = _started_vmi(vm, namespace, catalog, cfg, admitted)
     uuid = ((_template(stored).get("domain") or {}).get("firmware") or {}).get("uuid")
     if uuid:
         child(child(vmi, "domain"), "firmware")["uuid"] = uuid
@@ -143,15 +157,37 @@ def expanded_at_start(vm: Spec, cfg: ClusterConfig) -> bool:
     return vm_controller.expands(vm, cfg.reference_policy) and expand.has_matchers(vm)
 
 
+@cache
+def _start_stages() -> tuple[Any, ...]:
+    """VMI mode without its two admission webhooks: for a VM whose create render KubeVirt already admitted."""
+    from .stages import vmi_mode
+
+    return tuple(stage for stage in vmi_mode() if stage not in (vm_validating_webhook.admit,
+                                                                  vmi_validating_webhook.admit))
+
+
+def _started_vmi(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, admitted: bool) -> Spec:
+    """The VMI's spec as virt-controller created it (the webhooks' verdict is known when ``admitted``)."""
+    if not admitted:
+        return clone_json(render_vmi(vm, namespace, catalog, cfg).get("spec") or {})
+    return clone_json(encode_vmi(run(_start_stages(), vm, namespace, catalog, cfg)).get("spec") or {})
+
+
 class _Pinned:
     """The objects HEAD's VM resolves: those it still names through the revisions BASE pinned (BASE's
     objects), any other from HEAD's catalog, or BASE's (objects only in BASE stay: no pruning)."""
 
     def __init__(self, started: Started, head: Lookup) -> None:
         self.base, self.head = started.catalog, head
+        self.namespace = str((started.vm.get("metadata") or {}).get("namespace") or "default")
         spec = started.vm.get("spec") or {}
         self.pinned = {(m.resolve(str((spec[m.field] or {}).get("kind") or "")), str(spec[m.field].get("name")))
                        for m in MATCHERS if isinstance(spec.get(m.field), dict)}
+
+    def unchanged_in(self, head: Lookup) -> bool:
+        """Whether ``head`` holds the pinned objects as BASE did (or not at all)."""
+        return all(head.get(kind, self.namespace, name) in (None, self.base.get(kind, self.namespace, name))
+                   for kind, name in self.pinned if kind)
 
     def get(self, kind: str, namespace: str, name: str) -> dict[str, Any] | None:
         if (kind, name) in self.pinned:
@@ -160,8 +196,12 @@ class _Pinned:
 
 
 def apply(started: Started, base_doc: Spec, head_doc: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
-          facts: VMIFacts = VMIFacts()) -> Applied:
-    """HEAD applied to the running VM; KubeVirtError (stage ``head-vm-admit``) when the webhooks refuse it."""
+          facts: VMIFacts = VMIFacts(), admitted: bool = False) -> Applied:
+    """HEAD applied to the running VM; KubeVirtError (stage ``head-vm-admit``) when the webhooks refuse it.
+
+    ``admitted``: KubeVirt admits HEAD's VM on create. The validating webhook on UPDATE then answers the same
+    unless it resolves other objects (the revisions BASE pinned hold objects HEAD changed) or the live VM is not
+    HEAD's file (expanded at start), and is not run again."""
     cfg = _effective(cfg, facts)
     namespace = str((started.vm.get("metadata") or {}).get("namespace") or namespace)
     pinned = _Pinned(started, catalog)
@@ -172,7 +212,8 @@ def apply(started: Started, base_doc: Spec, head_doc: Spec, namespace: str, cata
         ctx = Context(namespace, pinned, cfg, lookup(_unpinned(vm), namespace, pinned), None, warnings)
         vm = vm_mutating_webhook.preferred_defaults(vm, ctx)
         _update_defaults(vm, cfg)
-        vm_validating_webhook.admit(vm, ctx)
+        if not (admitted and pinned.unchanged_in(catalog) and not expanded_at_start(head_doc, started.config)):
+            vm_validating_webhook.admit(vm, ctx)
     except KubeVirtError as exc:
         raise KubeVirtError(exc.message, UPDATE_STAGE, exc.paths, exc.field, exc.causes) from exc
     return Applied(vm, pinned, cfg, tuple(warnings))
