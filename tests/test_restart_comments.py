@@ -24,11 +24,11 @@ def test_comment(name: str, update_goldens: bool) -> None:
 
 
 def test_fail_on_restart(tmp_path: Path) -> None:
-    stdout, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "series")
+    _, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "series")
     assert code == 1
     assert stderr == ("head.yaml:64:1: error: VirtualMachine default/app-35: restart required: a non-live-updatable "
                       "field was changed in the template spec\n")
-    stdout, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "resize")
+    _, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "resize")
     assert (code, stderr) == (0, "")
 
 

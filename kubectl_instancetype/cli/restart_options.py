@@ -10,7 +10,7 @@ import click
 
 from ..config import ARCHITECTURES
 from ..errors import KubeVirtError, ToolError
-from ..pipeline.restart import VMIFacts
+from ..pipeline.restart import ASSUMED, VMIFacts
 from ..records import dataclass
 
 FAIL_ON = ("restart", "live", "error")
@@ -21,7 +21,7 @@ class RestartOptions:
     """Whether to answer the restart question, with what the files cannot tell, and what fails the run."""
 
     enabled: bool = False
-    facts: VMIFacts = VMIFacts()
+    facts: VMIFacts = ASSUMED
     fail_on: str | None = None
 
 

@@ -85,15 +85,17 @@ def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
         if (old is not None and new is not None and old.data == new.data and not expansion_changed[key]
                 and not restart.expanded_at_start(old.data, base.config)):
             continue
+        doc = new if new is not None else old
         found = _one(key, old, new, base, head, namespace, facts)
-        out.append(replace(found, location=(new or old).location if (new or old) else None))
+        out.append(replace(found, location=doc.location if doc is not None else None))
     return out
 
 
 def _one(key: tuple[str, str], old: Document | None, new: Document | None, base: Revision, head: Revision,
          namespace: str, facts: VMIFacts) -> VMImpact:
     ns, name = key
-    source = (new or old).source if (new or old) else ""
+    doc = new if new is not None else old
+    source = doc.source if doc is not None else ""
     if new is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), REMOVED,
                         "kubectl apply leaves the VM running; a pruning sync (Argo CD, kubectl apply --prune) deletes "

@@ -68,6 +68,9 @@ class VMIFacts:
     arch: str = ""
 
 
+ASSUMED = VMIFacts()  # migratable, the configuration's architecture
+
+
 @dataclass(frozen=True)
 class Started:
     """BASE as the cluster runs it: the stored VM, the VMI's spec, the objects its revisions pinned."""
@@ -133,7 +136,7 @@ def _effective(cfg: ClusterConfig, facts: VMIFacts) -> ClusterConfig:
     return cfg
 
 
-def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: VMIFacts = VMIFacts(),
+def start(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, facts: VMIFacts = ASSUMED,
           stored: Spec | None = None) -> Started:
     """BASE created and started: the stored VM (``stored`` when the caller rendered it already) and the VMI
     (KubeVirtError when KubeVirt refuses BASE). The VMI carries the VM's firmware UUID (the webhook's on create,
@@ -196,7 +199,7 @@ class _Pinned:
 
 
 def apply(started: Started, base_doc: Spec, head_doc: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig,
-          facts: VMIFacts = VMIFacts(), admitted: bool = False) -> Applied:
+          facts: VMIFacts = ASSUMED, admitted: bool = False) -> Applied:
     """HEAD applied to the running VM; KubeVirtError (stage ``head-vm-admit``) when the webhooks refuse it.
 
     ``admitted``: KubeVirt admits HEAD's VM on create. The validating webhook on UPDATE then answers the same
@@ -266,7 +269,7 @@ class _State:
     message: str
 
 
-def decide(started: Started, applied: Applied, facts: VMIFacts = VMIFacts()) -> Impact:
+def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Impact:
     """Reconcile the applied VM against the running VMI until nothing changes (virt-controller's ``sync``)."""
     namespace = str((started.vm.get("metadata") or {}).get("namespace") or "default")
     name = str((started.vm.get("metadata") or {}).get("name") or "")
