@@ -16,11 +16,10 @@ from ..api.names import VIRTUAL_MACHINE
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError, Location
-from ..pipeline import restart
+from ..pipeline import restart, restart_defaults
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact, VMIFacts
 from ..records import dataclass, field, replace
 from ..yamlio import Document
-from .permanent import permanent_restart_fields
 
 SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
 STOPPED = "stopped"
@@ -100,7 +99,7 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), REMOVED,
                         "kubectl apply leaves the VM running; a pruning sync (Argo CD, kubectl apply --prune) deletes "
                         "it and its VMI")
-    warnings = permanent_restart_fields(new.data, old.data if old else None)
+    warnings = restart_defaults.added(new.data, old.data if old else None)
     if old is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
     if stopped(old.data):
