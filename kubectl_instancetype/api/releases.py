@@ -197,9 +197,15 @@ FACTS: tuple[Fact, ...] = (
          "vmliveupdate/restart.go haveNetsChangedIgnoringNADName: a Multus networkName change is live (v1.9.0)"),
     Fact("nad_rename_needs_migratable_vmi", {(1, 10): 0},
          "vmliveupdate/restart.go (main): the networkName change is live only for a LiveMigratable VMI"),
+    Fact("syncs_multus_network_name", {(1, 8): 0},
+         "pkg/network/controllers/vm.go syncNetworks (v1.8.0): the network synchronizer copies a changed Multus "
+         "networkName into the running VMI (main: only into a LiveMigratable one)"),
     Fact("live_volumes_only_under_live_update", {(1, 5): 0, (1, 6): None},
          "v1.5's addRestartRequiredIfNeeded accepts hot-pluggable volume and disk changes only under LiveUpdate "
          "(from v1.6.0 under any strategy: validLiveUpdateVolumes / validLiveUpdateDisks first)"),
+    Fact("synchronizes_firmware_uuid", {(1, 6): 0},
+         "pkg/virt-controller/watch/vm/firmware.go (v1.6.0): the firmware synchronizer writes the name-derived UUID "
+         "into a VM template that has none"),
     Fact("neutralises_firmware_uuid", {(1, 6): 4, (1, 7): 1, (1, 8): 0},
          "vm.go syncRestartRequired: a template firmware UUID equal to the running VMI's is not a change (the "
          "firmware synchronizer persisting the UUID no longer flags RestartRequired)"),

@@ -330,12 +330,13 @@ def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts
     flagged = tuple(restart_check.differences(kept, current))
     message = (state.message or restart_check.MESSAGE) if flagged else ""
     template = clone_json(state.template)
-    synced = restart_network.synced_vmi(template, vmi, facts.migratable)
+    synced = restart_network.synced_vmi(template, vmi,
+                                        restart_network.syncs_network_names(release, facts.migratable))
     network = restart_network.changed(vmi, synced)
     vmi = synced
-    firmware = child(child(template, "domain"), "firmware")
-    if not firmware.get("uuid"):  # the firmware synchronizer persists virt-controller's UUID
-        firmware["uuid"] = stable_firmware_uuid(name)
+    firmware = (template.get("domain") or {}).get("firmware") or {}
+    if not firmware.get("uuid") and release.synchronizes_firmware_uuid:  # persists virt-controller's UUID
+        child(child(template, "domain"), "firmware")["uuid"] = stable_firmware_uuid(name)
     cpu = memory = None
     placement = False
     if live_update and not flagged:

@@ -81,9 +81,16 @@ def _has_pod(spec: Spec) -> bool:
     return any(isinstance(n.get("pod"), dict) for n in _nets(spec))
 
 
-def synced_vmi(vm_spec: Spec, vmi_spec: Spec, migratable: bool) -> Spec:
+def syncs_network_names(release: Release, migratable: bool) -> bool:
+    """Whether the synchronizer copies Multus network names into the VMI (``syncNetworks``)."""
+    if not release.syncs_multus_network_name:
+        return False
+    return migratable or not release.nad_rename_needs_migratable_vmi
+
+
+def synced_vmi(vm_spec: Spec, vmi_spec: Spec, sync_names: bool) -> Spec:
     """The VMI spec after the network synchronizer (``syncVMIInterfaces``): bridge and SR-IOV interfaces of
-    the template hot-plugged, interface states followed, Multus network names followed on a migratable VMI.
+    the template hot-plugged, interface states followed, and with ``sync_names`` Multus network names followed.
     The VMI's interface status is taken to list every interface of its spec."""
     out = clone_json(vmi_spec)
     ifaces, nets = _ifaces(out), _nets(out)
@@ -101,7 +108,7 @@ def synced_vmi(vm_spec: Spec, vmi_spec: Spec, migratable: bool) -> Spec:
                 present.pop("state", None)
             else:
                 present["state"] = iface["state"]
-    if migratable:
+    if sync_names:
         for net in nets:
             wanted = vm_nets.get(str(net.get("name") or ""))
             if wanted and isinstance(wanted.get("multus"), dict) and isinstance(net.get("multus"), dict):
