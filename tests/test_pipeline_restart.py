@@ -129,3 +129,19 @@ def test_committed_start_time_values() -> None:
     assert [path[-1] for path, _ in committed_defaults(pinned, config())] == ["maxGuest", "model"]
     assert len(added(pinned, vm(2, "4Gi"))) == 3
     assert added(pinned, pinned) == ()
+
+
+def _with_hotplug_pvc(base: dict[str, Any]) -> dict[str, Any]:
+    head = copy.deepcopy(base)
+    spec = head["spec"]["template"]["spec"]
+    spec["domain"]["devices"]["disks"] = [{"name": "data", "disk": {"bus": "scsi"}}]
+    spec["volumes"] = [{"name": "data", "persistentVolumeClaim": {"claimName": "data", "hotpluggable": True}}]
+    return head
+
+
+def test_declarative_volume_hotplug() -> None:
+    found = impact(vm(2), _with_hotplug_pvc(vm(2)))
+    assert (found.outcome, found.volumes, found.actuation) == ("live-update", True, "")
+    gated = config(developerConfiguration={"disabledFeatureGates": ["DeclarativeHotplugVolumes"]})
+    assert impact(vm(2), _with_hotplug_pvc(vm(2)), gated).outcome == "no-change"  # stored for the next start
+    assert impact(vm(2), _with_hotplug_pvc(vm(2)), config("v1.5.3")).outcome == "restart-required"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from ..admission import gates
 from ..api.encoding import encode_vmi
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS
@@ -57,6 +58,7 @@ MEMORY_BEYOND = "memory updated in template spec to a value higher than what's a
 SOCKETS = ("domain", "cpu", "sockets")
 GUEST = ("domain", "memory", "guest")
 MAX_ROUNDS = 4
+DECLARATIVE_HOTPLUG, HOTPLUG_VOLUMES = "DeclarativeHotplugVolumes", "HotplugVolumes"
 
 
 @dataclass(frozen=True)
@@ -279,7 +281,7 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
     state = _State(_template(vm), clone_json(started.vmi), "")
     at_boot = ((started.vmi.get("domain") or {}).get("memory") or {}).get("guest")
     cpu = memory = None
-    placement = network = False
+    placement = network = volumes = False
     causes: tuple[Cause, ...] = ()
     notes: list[str] = []
     for round_ in range(1, MAX_ROUNDS + 1):
@@ -291,6 +293,7 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
         if result.memory:
             memory = (memory[0] if memory else result.memory[0], result.memory[1])
         placement, network = placement or result.placement, network or result.network
+        volumes = volumes or result.volumes
         if result.state.message and not state.message:
             causes = _causes(result, last, current, book)
             if round_ > 1:
@@ -301,8 +304,8 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
         state = result.state
     conditions = tuple(c for c, on in (("HotVCPUChange", cpu), ("HotMemoryChange", memory)) if on)
     return Impact(
-        RESTART_REQUIRED if state.message else LIVE_UPDATE if (cpu or memory or placement or network) else NO_CHANGE,
-        state.message, cpu, memory, placement, network, False, conditions,
+        RESTART_REQUIRED if state.message else LIVE_UPDATE if (cpu or memory or placement or network or volumes)
+        else NO_CHANGE, state.message, cpu, memory, placement, network, volumes, conditions,
         _actuation(conditions, applied.config, facts), "", causes if state.message else (), tuple(notes))
 
 
@@ -314,6 +317,7 @@ class _Round:
     placement: bool = False
     network: bool = False
     flagged_by_check: tuple[Path, ...] = ()
+    volumes: bool = False
 
 
 def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts: VMIFacts, name: str,
@@ -334,6 +338,7 @@ def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts
                                         restart_network.syncs_network_names(release, facts.migratable))
     network = restart_network.changed(vmi, synced)
     vmi = synced
+    volumes = declarative_volumes(cfg) and migration is False and restart_check.hotplugged_volumes(template, vmi)
     firmware = (template.get("domain") or {}).get("firmware") or {}
     if not firmware.get("uuid") and release.synchronizes_firmware_uuid:  # persists virt-controller's UUID
         child(child(template, "domain"), "firmware")["uuid"] = stable_firmware_uuid(name)
@@ -343,7 +348,12 @@ def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts
         message, cpu = _cpu(current, vmi, message)
         placement = _placement(current, vmi)
         message, memory = _memory(current, vmi, at_boot, message, facts)
-    return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged)
+    return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged, volumes)
+
+
+def declarative_volumes(cfg: ClusterConfig) -> bool:
+    """``handleDeclarativeVolumeHotplug`` runs: DeclarativeHotplugVolumes on and the older HotplugVolumes off."""
+    return gates.is_enabled(cfg, DECLARATIVE_HOTPLUG) and not gates.is_enabled(cfg, HOTPLUG_VOLUMES)
 
 
 def _cpu(current: Spec, vmi: Spec, message: str) -> tuple[str, tuple[str, str] | None]:

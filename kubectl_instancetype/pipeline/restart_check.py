@@ -154,3 +154,30 @@ def differences(a: Any, b: Any, path: Path = ()) -> list[Path]:
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in differences(x, y, (*path, i))]
     return [path]
+
+
+def hotplugged_volumes(template: Spec, vmi: Spec) -> bool:
+    """The declarative volume hot-plug (pkg/storage/hotplug/hotplug.go ``patchHotplugVolumes``): hot-pluggable
+    volumes of the template that the VMI lacks are added with their disks, those the template dropped or changed
+    are removed (a changed one is re-added on the next reconcile). ``vmi`` is patched; whether it changed."""
+    wanted = _volumes(template)
+    kept = [v for v in vmi.get("volumes") or [] if not (
+        is_hotplug_volume(v) and (str(v.get("name")) not in wanted or
+                                  (is_hotplug_volume(wanted[str(v.get("name"))]) and
+                                   not go_equal(wanted[str(v.get("name"))], v))))]
+    present = {str(v.get("name")) for v in vmi.get("volumes") or []}
+    new = [clone_json(v) for name, v in wanted.items() if is_hotplug_volume(v) and name not in present]
+    volumes = kept + new
+    names = {str(v.get("name")) for v in volumes}
+    vm_disks = _disks(template)
+    disks = [d for d in ((vmi.get("domain") or {}).get("devices") or {}).get("disks") or []
+             if str(d.get("name")) in names or (str(d.get("name")) in vm_disks and str(d.get("name")) not in wanted)]
+    have = {str(d.get("name")) for d in disks}
+    disks += [clone_json(d) for name, d in vm_disks.items()
+              if name in {str(v.get("name")) for v in new} and name not in have]
+    before = ((vmi.get("domain") or {}).get("devices") or {}).get("disks") or []
+    if go_equal(volumes, vmi.get("volumes") or []) and go_equal(disks, before):
+        return False
+    vmi["volumes"] = volumes
+    _devices(vmi)["disks"] = disks
+    return True
