@@ -8,6 +8,8 @@ import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.api.mergepatch import kubectl_apply, three_way_patch
 from kubectl_instancetype.catalog import Catalog
@@ -145,3 +147,27 @@ def test_declarative_volume_hotplug() -> None:
     gated = config(developerConfiguration={"disabledFeatureGates": ["DeclarativeHotplugVolumes"]})
     assert impact(vm(2), _with_hotplug_pvc(vm(2)), gated).outcome == "no-change"  # stored for the next start
     assert impact(vm(2), _with_hotplug_pvc(vm(2)), config("v1.5.3")).outcome == "restart-required"
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-3, 10) | st.sampled_from(["", "2", "4Gi", "x"]),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                           st.sampled_from(["cpu", "memory", "sockets", "guest", "name", "interfaces", "pod"]),
+                           inner, max_size=3), max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["domain", "networks", "volumes", "nodeSelector", "affinity", "tolerations",
+                        "architecture"]), JSONISH)
+def test_hostile_head_never_crashes(key: str, value: Any) -> None:
+    from kubectl_instancetype.gitops.restart_impact import Revision, impacts
+    from kubectl_instancetype.yamlio import load_stream
+    from kubectl_instancetype.yamlio.emit import dump_yaml
+
+    head = vm(2)
+    head["spec"]["template"]["spec"][key] = value
+    base_doc = load_stream(dump_yaml(vm(2)), "base.yaml")
+    head_doc = load_stream(dump_yaml(head), "head.yaml")
+    cfg = config()
+    rows = impacts(Revision(tuple(base_doc), Catalog(), cfg), Revision(tuple(head_doc), Catalog(), cfg), "ns",
+                   restart.ASSUMED, {("ns", "web"): True})
+    assert len(rows) == 1 and rows[0].outcome in ("no-change", "live-update", "restart-required", "error")

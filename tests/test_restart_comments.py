@@ -36,3 +36,22 @@ def test_vmi_flags_need_restart_impact(tmp_path: Path) -> None:
     _, stderr, code = invoke_cli(["diff", "--fail-on", "restart", "--base", "x"], tmp_path)
     assert code == 2
     assert "--fail-on, --vmi-arch and --vmi-not-migratable go with --restart-impact" in stderr
+
+
+def test_git_revisions_and_text(tmp_path: Path) -> None:
+    """--base REV in a repository: the running VM as the revision started it, the working tree applied."""
+    from conftest import git
+
+    source = ROOT / "resize"
+    (tmp_path / "vm.yaml").write_text((source / "base.yaml").read_text())
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "vm.yaml")
+    git(tmp_path, "commit", "-qm", "base")
+    (tmp_path / "vm.yaml").write_text((source / "head.yaml").read_text())
+    stdout, stderr, code = invoke_cli(["--kubevirt-version", "main", "--no-builtin-catalog", "diff", "--restart-impact",
+                                       "--base", "HEAD", "vm.yaml", "--fail-on", "restart"], tmp_path)
+    assert (code, stderr) == (0, "")
+    assert stdout.startswith(
+        "default/jump-38 (vm.yaml): live: 2 → 4 CPU sockets, 8Gi → 16Gi; completes at the next migration (no "
+        "workloadUpdateMethods)\nrestart impact: 0 restart required, 1 live-updated, 0 without effect on the "
+        "running VM\n")

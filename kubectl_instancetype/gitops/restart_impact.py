@@ -24,7 +24,7 @@ from ..yamlio import Document
 SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
 STOPPED = "stopped"
 CATALOG_ONLY = "catalog-only"
-ADDED, REMOVED, NOT_STARTED = "added", "removed", "not-started"
+ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,12 @@ def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
                 and not restart.expanded_at_start(old.data, base.config)):
             continue
         doc = new if new is not None else old
-        found = _one(key, old, new, base, head, namespace, facts)
+        try:
+            found = _one(key, old, new, base, head, namespace, facts)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # input no check anticipated: say so for this VM, never crash the run
+            found = VMImpact(key[0], key[1], doc.source if doc is not None else "", Impact(NO_CHANGE), UNDECIDED,
+                             f"cannot be decided ({type(exc).__name__}: {exc})")
         out.append(replace(found, location=doc.location if doc is not None else None))
     return out
 
