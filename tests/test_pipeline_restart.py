@@ -171,3 +171,12 @@ def test_hostile_head_never_crashes(key: str, value: Any) -> None:
     rows = impacts(Revision(tuple(base_doc), Catalog(), cfg), Revision(tuple(head_doc), Catalog(), cfg), "ns",
                    restart.ASSUMED, {("ns", "web"): True})
     assert len(rows) == 1 and rows[0].outcome in ("no-change", "live-update", "restart-required", "error")
+
+
+def test_quantities_compare_by_value() -> None:
+    base, head = vm(2), vm(2)
+    base["spec"]["template"]["spec"]["domain"]["resources"] = {"requests": {"memory": "1024Mi"}}
+    head["spec"]["template"]["spec"]["domain"]["resources"] = {"requests": {"memory": "1Gi"}}
+    assert impact(base, head).outcome == "no-change"
+    head["spec"]["template"]["spec"]["domain"]["resources"] = {"requests": {"memory": "2Gi"}}
+    assert impact(base, head).restart_message == "a non-live-updatable field was changed in the template spec"

@@ -361,6 +361,8 @@ def _cpu(current: Spec, vmi: Spec, message: str) -> tuple[str, tuple[str, str] |
     want, have = (current.get("domain") or {}).get("cpu"), (vmi.get("domain") or {}).get("cpu")
     if not isinstance(want, dict) or not isinstance(have, dict):
         return message, None
+    # Literally as vm.go compares them: a template CPU without sockets is 0 against the VMI's defaulted 1, so
+    # any reconcile of such a running VM reads "Reduction of CPU socket count requires a restart".
     sockets, running = int(want.get("sockets") or 0), int(have.get("sockets") or 0)
     if sockets == running:
         return message, None

@@ -17,6 +17,7 @@ from typing import Any
 from ..api.golang import clone_json
 from ..api.origin import Path
 from ..api.releases import Release
+from ..quantity import from_json
 from . import restart_network
 
 Spec = dict[str, Any]
@@ -128,14 +129,29 @@ def network_live(current: Spec, vmi: Spec, release: Release, cfg: Any, migratabl
     return not restart_network.restart_required(current, vmi, release, cfg, migratable)
 
 
-def _normal(value: Any) -> Any:
-    """Go's semantic equality of API objects: a nil and an empty map or slice are equal, so are absent and
-    null (``equality.Semantic.DeepEqual``)."""
+QUANTITY_KEYS = frozenset({"guest", "maxGuest", "capacity", "overcommitGuestOverhead"})
+RESOURCE_LISTS = frozenset({"requests", "limits"})
+
+
+def _quantity(value: Any) -> Any:
+    """A Quantity as Go compares it (``Quantity.Cmp``): by value, whatever its spelling (1024Mi is 1Gi)."""
+    try:
+        return ("quantity", from_json(value).value())
+    except (TypeError, ValueError, AttributeError, ArithmeticError):
+        return value
+
+
+def _normal(value: Any, key: str = "", parent: str = "") -> Any:
+    """Go's semantic equality of API objects (``equality.Semantic.DeepEqual``): a nil and an empty map or slice
+    are equal, so are absent and null, and quantities compare by value."""
     if isinstance(value, dict):
-        out = {k: _normal(v) for k, v in value.items()}
+        out = {k: _normal(v, str(k), key) for k, v in value.items()}
         return {k: v for k, v in out.items() if v is not None and v != {} and v != []}
     if isinstance(value, list):
-        return [_normal(v) for v in value]
+        return [_normal(v, "", key) for v in value]
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and (
+            key in QUANTITY_KEYS or parent in RESOURCE_LISTS):
+        return _quantity(value)
     return value
 
 
