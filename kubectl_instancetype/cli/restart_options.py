@@ -77,7 +77,7 @@ def restart_views(found: Sequence[Any] | None, changes: Sequence[Any], base: str
     if fmt == "json":
         return restart_report.as_json(rows, base)
     if fmt == "markdown":
-        section = restart_report.markdown(rows, base)
+        section = restart_report.markdown(rows, base, cap * 6 // 10)
         comment = views.markdown(changes, base, max(1000, cap - len(section)))
         marker, _, rest = comment.partition("\n")
         return f"{marker}\n{section}{rest}"

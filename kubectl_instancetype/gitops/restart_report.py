@@ -76,13 +76,23 @@ def text(rows: Sequence[VMImpact]) -> str:
     return "".join(out)
 
 
-def markdown(rows: Sequence[VMImpact], base: str) -> str:
-    """The restart-impact section of the pull-request comment: the count, then one line per changed VM."""
+def markdown(rows: Sequence[VMImpact], base: str, cap: int = 40_000) -> str:
+    """The restart-impact section of the pull-request comment: the count, then one line per changed VM, the most
+    severe first (error, restart, live, no change), within ``cap`` characters (a note says how many are left
+    out)."""
     out = [f"### Will this restart running VMs? (against `{base}`)\n\n", f"**{count_line(summary(rows))}**\n\n"]
-    for row in rows:
-        out.append(f"- {ICON[row.outcome]} `{row.namespace}/{row.name}`: {_md(sentence(row))}\n")
-        out.extend(f"  - because `{_md(line)}`\n" for line in because(row))
-        out.extend(f"  - ⚠️ {_md(w)}\n" for w in row.warnings)
+    ordered = sorted(rows, key=lambda r: -SEVERITY[r.outcome])
+    size = sum(map(len, out))
+    for shown, row in enumerate(ordered):
+        lines = [f"- {ICON[row.outcome]} `{row.namespace}/{row.name}`: {_md(sentence(row))}\n"]
+        lines.extend(f"  - because `{_md(line)}`\n" for line in because(row))
+        lines.extend(f"  - ⚠️ {_md(w)}\n" for w in row.warnings)
+        if size + sum(map(len, lines)) > cap:
+            out.append(f"\n{len(ordered) - shown} more VMs left out to keep this comment short; "
+                       f"`kubectl instancetype diff --restart-impact --base {base}` lists them all.\n")
+            break
+        out.extend(lines)
+        size += sum(map(len, lines))
     if not rows:
         out.append("No running VirtualMachine is touched.\n")
     return "".join(out) + "\n"
