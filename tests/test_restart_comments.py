@@ -55,3 +55,18 @@ def test_git_revisions_and_text(tmp_path: Path) -> None:
         "default/jump-38 (vm.yaml): live: 2 → 4 CPU sockets, 8Gi → 16Gi; completes at the next migration (no "
         "workloadUpdateMethods)\nrestart impact: 0 restart required, 1 live-updated, 0 without effect on the "
         "running VM\n")
+
+
+def test_long_comment_keeps_the_most_severe_first() -> None:
+    from kubectl_instancetype.gitops.restart_impact import VMImpact
+    from kubectl_instancetype.gitops.restart_report import markdown
+    from kubectl_instancetype.pipeline.restart import Impact
+
+    rows = [VMImpact("ns", f"vm-{i}", "vms.yaml", Impact("live-update", cpu=("1", "2"))) for i in range(50)]
+    rows.append(VMImpact("ns", "vm-x", "vms.yaml", Impact("restart-required", "Reduction of CPU socket count "
+                                                                              "requires a restart")))
+    text = markdown(rows, "main", cap=1200)
+    assert len(text) <= 1400
+    assert text.index("`ns/vm-x`") < text.index("`ns/vm-0`")
+    assert "more VMs left out to keep this comment short; `kubectl instancetype diff --restart-impact --base main`" \
+        in text
