@@ -18,7 +18,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..admission import gates
 from ..api.encoding import encode_vmi
 from ..api.golang import child, clone_json
 from ..api.matchers import MATCHERS
@@ -28,13 +27,12 @@ from ..catalog.find import Found, Lookup, find_spec
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
 from ..expand.apply import apply_spec
-from ..quantity import canonical, from_json
 from ..records import dataclass, replace
 from ..vmi.firmware import stable_firmware_uuid
-from ..vmi.hotplug import memory_hotplug_problem
 from . import (
     expand,
     restart_check,
+    restart_hotplug,
     restart_network,
     vm_controller,
     vm_mutating_webhook,
@@ -46,19 +44,10 @@ from .stages import render_stored, render_vmi, run
 
 Spec = dict[str, Any]
 UPDATE_STAGE = "head-vm-admit"
-LIVE_MIGRATE, EVICT = "LiveMigrate", "Evict"
 NO_CHANGE, LIVE_UPDATE, RESTART_REQUIRED, ERROR = "no-change", "live-update", "restart-required", "error"
-SOCKETS_BEYOND = "CPU sockets updated in template spec to a value higher than what's available"
-SOCKETS_DOWN = "Reduction of CPU socket count requires a restart"
-ARM_CPU = "ARM doesn't support CPU hotplug"
-MEMORY_NOT_MIGRATABLE = "memory updated in template spec. Memory-hotplug is only available for migratable VMs"
-MEMORY_UNAVAILABLE = "memory updated in template spec. Memory-hotplug is not available for this VM configuration"
-MEMORY_LOWER = "memory updated in template spec to a value lower than what the VM started with"
-MEMORY_BEYOND = "memory updated in template spec to a value higher than what's available"
 SOCKETS = ("domain", "cpu", "sockets")
 GUEST = ("domain", "memory", "guest")
 MAX_ROUNDS = 4
-DECLARATIVE_HOTPLUG, HOTPLUG_VOLUMES = "DeclarativeHotplugVolumes", "HotplugVolumes"
 
 
 @dataclass(frozen=True)
@@ -306,7 +295,8 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
     return Impact(
         RESTART_REQUIRED if state.message else LIVE_UPDATE if (cpu or memory or placement or network or volumes)
         else NO_CHANGE, state.message, cpu, memory, placement, network, volumes, conditions,
-        _actuation(conditions, applied.config, facts), "", causes if state.message else (), tuple(notes))
+        restart_hotplug.actuation(conditions, applied.config, facts.migratable), "",
+        causes if state.message else (), tuple(notes))
 
 
 @dataclass(frozen=True)
@@ -338,98 +328,18 @@ def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts
                                         restart_network.syncs_network_names(release, facts.migratable))
     network = restart_network.changed(vmi, synced)
     vmi = synced
-    volumes = declarative_volumes(cfg) and migration is False and restart_check.hotplugged_volumes(template, vmi)
+    volumes = (restart_hotplug.declarative_volumes(cfg) and not migration
+               and restart_check.hotplugged_volumes(template, vmi))
     firmware = (template.get("domain") or {}).get("firmware") or {}
     if not firmware.get("uuid") and release.synchronizes_firmware_uuid:  # persists virt-controller's UUID
         child(child(template, "domain"), "firmware")["uuid"] = stable_firmware_uuid(name)
     cpu = memory = None
     placement = False
     if live_update and not flagged:
-        message, cpu = _cpu(current, vmi, message)
-        placement = _placement(current, vmi)
-        message, memory = _memory(current, vmi, at_boot, message, facts)
+        message, cpu = restart_hotplug.cpu(current, vmi, message)
+        placement = restart_hotplug.placement(current, vmi)
+        message, memory = restart_hotplug.memory(current, vmi, at_boot, message, facts.migratable)
     return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged, volumes)
-
-
-def declarative_volumes(cfg: ClusterConfig) -> bool:
-    """``handleDeclarativeVolumeHotplug`` runs: DeclarativeHotplugVolumes on and the older HotplugVolumes off."""
-    return gates.is_enabled(cfg, DECLARATIVE_HOTPLUG) and not gates.is_enabled(cfg, HOTPLUG_VOLUMES)
-
-
-def _cpu(current: Spec, vmi: Spec, message: str) -> tuple[str, tuple[str, str] | None]:
-    """``handleCPUChangeRequest``."""
-    want, have = (current.get("domain") or {}).get("cpu"), (vmi.get("domain") or {}).get("cpu")
-    if not isinstance(want, dict) or not isinstance(have, dict):
-        return message, None
-    # Literally as vm.go compares them: a template CPU without sockets is 0 against the VMI's defaulted 1, so
-    # any reconcile of such a running VM reads "Reduction of CPU socket count requires a restart".
-    sockets, running = int(want.get("sockets") or 0), int(have.get("sockets") or 0)
-    if sockets == running:
-        return message, None
-    if sockets > int(have.get("maxSockets") or 0):
-        return message or SOCKETS_BEYOND, None
-    if sockets < running:
-        return message or SOCKETS_DOWN, None
-    if current.get("architecture") == "arm64":
-        return message or ARM_CPU, None
-    have["sockets"] = sockets
-    return message, (str(running), str(sockets))
-
-
-def _placement(current: Spec, vmi: Spec) -> bool:
-    """``handleAffinityChangeRequest`` and ``handleTolerationsChangeRequest``: patch what differs."""
-    patched = False
-    for key in ("nodeSelector", "affinity", "tolerations"):
-        if not restart_check.go_equal(current.get(key), vmi.get(key)):
-            if current.get(key) is None:
-                vmi.pop(key, None)
-            else:
-                vmi[key] = clone_json(current[key])
-            patched = True
-    return patched
-
-
-def _memory(current: Spec, vmi: Spec, at_boot: Any, message: str,
-            facts: VMIFacts) -> tuple[str, tuple[str, str] | None]:
-    """``handleMemoryHotplugRequest``."""
-    want = ((current.get("domain") or {}).get("memory") or {}).get("guest")
-    memory = (vmi.get("domain") or {}).get("memory") or {}
-    have = memory.get("guest")
-    if want is None or have is None:
-        return message, None
-    guest, running = from_json(want), from_json(have)
-    if guest.cmp(running) == 0:
-        return message, None
-    if not facts.migratable:
-        return message or MEMORY_NOT_MIGRATABLE, None
-    if memory.get("maxGuest") is None:
-        return message or MEMORY_UNAVAILABLE, None
-    max_guest = from_json(memory["maxGuest"])
-    problem = memory_hotplug_problem(current, max_guest)
-    if problem is not None:
-        return message or f"memory hotplug not supported, {problem}", None
-    if at_boot is not None and guest.cmp(from_json(at_boot)) < 0:
-        return message or MEMORY_LOWER, None
-    if guest.cmp(max_guest) > 0:
-        return message or MEMORY_BEYOND, None
-    memory["guest"] = canonical(want)
-    return message, (canonical(have), canonical(want))
-
-
-def _actuation(conditions: tuple[str, ...], cfg: ClusterConfig, facts: VMIFacts) -> str:
-    """The workload updater: a pending hot-plug migrates the VMI (``LiveMigrate``, migratable), else evicts it
-    (``Evict``), else waits for a migration someone else starts (``none``)."""
-    if not conditions:
-        return ""
-    methods = workload_update_methods(cfg)
-    if LIVE_MIGRATE in methods and facts.migratable:
-        return "migrate"
-    return "evict" if EVICT in methods else "none"
-
-
-def workload_update_methods(cfg: ClusterConfig) -> tuple[str, ...]:
-    """``spec.workloadUpdateStrategy.workloadUpdateMethods`` of the KubeVirt CR (empty by default)."""
-    return cfg.workload_update_methods
 
 
 def _causes(result: _Round, last: Spec, current: Spec, book: Origins) -> tuple[Cause, ...]:
@@ -437,7 +347,7 @@ def _causes(result: _Round, last: Spec, current: Spec, book: Origins) -> tuple[C
     message = result.state.message
     if message == restart_check.MESSAGE:
         paths: tuple[Path, ...] = result.flagged_by_check
-    elif message in (SOCKETS_BEYOND, SOCKETS_DOWN, ARM_CPU):
+    elif message in restart_hotplug.CPU_MESSAGES:
         paths = (SOCKETS,)
     else:
         paths = (GUEST,)
