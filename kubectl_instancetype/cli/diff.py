@@ -261,7 +261,8 @@ FORMATS = ("json", "markdown", "text")
                context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--base", metavar="REV", help="The git revision to compare with (default: the merge base of HEAD "
-                                            "with the upstream default branch).")
+                                            "with the upstream default branch); with --restart-impact also a file "
+                                            "or directory holding the base manifests.")
 @namespace_option()
 @exclude_option
 @catalog_options
