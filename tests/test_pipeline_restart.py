@@ -180,3 +180,17 @@ def test_quantities_compare_by_value() -> None:
     assert impact(base, head).outcome == "no-change"
     head["spec"]["template"]["spec"]["domain"]["resources"] = {"requests": {"memory": "2Gi"}}
     assert impact(base, head).restart_message == "a non-live-updatable field was changed in the template spec"
+
+
+def test_head_stopping_the_vm() -> None:
+    from kubectl_instancetype.gitops.restart_impact import Revision, impacts
+    from kubectl_instancetype.yamlio import load_stream
+    from kubectl_instancetype.yamlio.emit import dump_yaml
+
+    head = vm(4)
+    head["spec"]["runStrategy"] = "Halted"
+    cfg = config()
+    rows = impacts(Revision(tuple(load_stream(dump_yaml(vm(2)), "b.yaml")), Catalog(), cfg),
+                   Revision(tuple(load_stream(dump_yaml(head), "h.yaml")), Catalog(), cfg), "ns", restart.ASSUMED,
+                   {("ns", "web"): True})
+    assert (rows[0].outcome, rows[0].situation) == ("no-change", "stopping")

@@ -22,7 +22,7 @@ from ..records import dataclass, field, replace
 from ..yamlio import Document
 
 SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
-STOPPED = "stopped"
+STOPPED, STOPPING = "stopped", "stopping"
 CATALOG_ONLY = "catalog-only"
 ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
 
@@ -46,7 +46,8 @@ class VMImpact:
     name: str
     source: str
     impact: Impact
-    situation: str = ""  # "" (running, its document changed), stopped, catalog-only, added, removed, not-started
+    situation: str = ""  # "" (running, its document changed), stopped, stopping, catalog-only, added, removed,
+    # not-started, undecided
     when: str = ""  # when a change that does not reach the running VM applies
     warnings: tuple[str, ...] = ()  # committed values that make RestartRequired stick (kubevirt#17610)
     location: Location | None = None  # where HEAD's (else BASE's) VM document starts
@@ -110,6 +111,9 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
     if stopped(old.data):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "not running: the change applies at the next "
                         "start", warnings)
+    if stopped(new.data):  # virt-controller's syncRunStrategy stops the VMI; RestartRequired goes with it
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPING, "HEAD stops the VM: it shuts down when "
+                        "applied, and the change applies when it starts again", warnings)
     if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
                         "only the instancetype/preference object changed; the VM keeps the ControllerRevision it "
