@@ -273,9 +273,12 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
     placement = network = volumes = False
     causes: tuple[Cause, ...] = ()
     notes: list[str] = []
+    seen: Spec | None = None
+    current: Spec = {}
     for round_ in range(1, MAX_ROUNDS + 1):
-        vm["spec"]["template"]["spec"] = state.template
-        current = expanded(vm, applied.catalog, namespace, book)
+        if state.template != seen:  # only the firmware synchronizer changes it between reconciles
+            vm["spec"]["template"]["spec"] = seen = state.template
+            current = expanded(vm, applied.catalog, namespace, book)
         result = _reconcile(last, current, state, applied, facts, name, at_boot)
         if result.cpu:
             cpu = (cpu[0] if cpu else result.cpu[0], result.cpu[1])

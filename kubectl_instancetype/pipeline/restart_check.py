@@ -159,16 +159,19 @@ def go_equal(a: Any, b: Any) -> bool:
     return bool(_normal(a) == _normal(b))
 
 
-def differences(a: Any, b: Any, path: Path = ()) -> list[Path]:
-    """The paths where ``a`` and ``b`` differ (a list differing in length is one path)."""
-    a, b = _normal(a), _normal(b)
+def differences(a: Any, b: Any) -> list[Path]:
+    """The paths where ``a`` and ``b`` differ semantically (a list differing in length is one path)."""
+    return _differences(_normal(a), _normal(b), ())
+
+
+def _differences(a: Any, b: Any, path: Path) -> list[Path]:
     if a == b:
         return []
     if isinstance(a, dict) and isinstance(b, dict):
-        return [p for key in sorted(set(a) | set(b), key=str) for p in differences(a.get(key), b.get(key),
-                                                                                    (*path, key))]
+        return [p for key in sorted(set(a) | set(b), key=str) for p in _differences(a.get(key), b.get(key),
+                                                                                     (*path, key))]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in differences(x, y, (*path, i))]
+        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _differences(x, y, (*path, i))]
     return [path]
 
 
