@@ -58,6 +58,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
       kubectl instancetype drift -f vms/ -R -o argocd > ignore-differences.yaml
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
+      kubectl instancetype drift -o argocd-health > argocd-cm-health.yaml   # RestartRequired shows Degraded
     """
     if output == "argocd-health":
         from ..gitops.argocd_health import health_configmap
