@@ -182,6 +182,8 @@ def main() -> int:
     parser.add_argument("--only-perf", action="store_true",
                         help="print issue 25's rows alone: the cold start and 1000 clean VMs against their floors, "
                              "and 10,000 VMs in 1,000 files with --jobs 2 against --jobs 1")
+    parser.add_argument("--only-restart", action="store_true",
+                        help="print issue 31's row alone: a 400-VM pull request, diff --restart-impact against diff")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -190,7 +192,10 @@ def main() -> int:
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
               f"{platform.system()} {platform.release()}")
         rows, notes = [], []
-        if args.only_perf:
+        if args.only_restart:
+            rows, notes = targets.restart_rows(exe, args.repeat, VM_TEMPLATE, pick)
+            args.styles = ""
+        elif args.only_perf:
             rows, notes = targets.perf_rows(exe, python, args.repeat, VM_TEMPLATE, pick, FLOOR)
             args.styles = ""
         elif not args.only_styles:

@@ -222,6 +222,35 @@ def jobs_row(exe: Path, work: Path, repeat: int, template: str, pick: object, vm
     return Row(label if same[0] == same[1] else label + " **output differs**", two, one, 0.6, wall=True)
 
 
+BIGGER = {"u1.medium": "u1.large", "u1.large": "u1.xlarge", "cx1.large": "cx1.xlarge", "o1.xlarge": "o1.2xlarge",
+          "d1.2xlarge": "d1.4xlarge", "m1.large": "m1.xlarge", "n1.xlarge": "n1.2xlarge"}
+
+
+def restart_row(exe: Path, work: Path, repeat: int, template: str, pick: object, vms: int = 400) -> Row:
+    """Issue 31: a pull request resizing ``vms`` VMs (each to the next size of its series) in a git repository,
+    ``diff --restart-impact`` against the same ``diff`` without it (target 1.5×)."""
+    repo = work / "restart-pr"
+    repo.mkdir(exist_ok=True)
+    vms_file = repo / "vms.yaml"
+    one_file(vms_file, vms, 0, template, pick)
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args], cwd=repo,
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "vms.yaml")
+    git("commit", "-qm", "base")
+    text = vms_file.read_text()
+    for small, big in BIGGER.items():
+        text = text.replace(f"name: {small}  # size", f"name: {big}  # size")
+    vms_file.write_text(text)
+    git("commit", "-qam", "resize")
+    argv = [str(exe), "diff", "--base", "HEAD~1", "-o", "json", "vms.yaml"]
+    return Row(f"a {vms}-VM pull request (every VM resized): diff --restart-impact vs the same diff",
+               measure([*argv, "--restart-impact"], repo, repeat), measure(argv, repo, repeat), 1.5)
+
+
 def load_build() -> ModuleType:
     spec = importlib.util.spec_from_file_location("release_build", ROOT / "release" / "build.py")
     assert spec is not None and spec.loader is not None
@@ -282,6 +311,12 @@ def perf_rows(exe: Path, python: Path, repeat: int, template: str, pick: object,
         return rows, [cold_start_floor(python, rows[0], work, repeat)]
 
 
+def restart_rows(exe: Path, repeat: int, template: str, pick: object) -> tuple[list[Row], list[str]]:
+    """Issue 31's row alone (run.py --only-restart)."""
+    with tempfile.TemporaryDirectory(prefix="kit-bench-restart-") as tmp:
+        return [restart_row(exe, Path(tmp), repeat, template, pick)], []
+
+
 def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, template: str, pick: object,
              floor: str, krew: bool) -> tuple[list[Row], list[str]]:
     with tempfile.TemporaryDirectory(prefix="kit-bench-targets-") as tmp:
@@ -291,6 +326,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         rows = [cold_start_row(exe, python, example, repeat)]
         rows += single_file_rows(exe, python, work, sizes, repeat, template, pick, floor)
         rows.append(jobs_row(exe, work, repeat, template, pick))
+        rows.append(restart_row(exe, work, repeat, template, pick))
         notes = [cold_start_floor(python, rows[0], work, repeat)]
         if krew:
             big = work / "1000-vms.yaml"

@@ -66,6 +66,9 @@ class ClusterConfig:
     # The KubeVirt release the cluster runs (--kubevirt-version, else the CR's status.observedKubeVirtVersion,
     # else the newest release): every behaviour that differs between releases asks its facts.
     release: Release = DEFAULT_RELEASE
+    # spec.workloadUpdateStrategy.workloadUpdateMethods: how the workload updater completes a hot-plug
+    # (LiveMigrate, Evict; none by default: it waits for the next migration)
+    workload_update_methods: tuple[str, ...] = ()
 
     def machine_type_for(self, arch: str) -> str:
         """The default machine type for ``arch`` (global override first, then per architecture).
@@ -150,7 +153,10 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
     release = release_of(data, where, version)
-    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where), release=release)
+    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where), release=release,
+                  workload_update_methods=_workload_update_methods(data, where))
+    if conf.get("vmRolloutStrategy") is None and not release.defaults_rollout_live_update:
+        cfg = replace(cfg, vm_rollout_strategy="Stage")  # v1.5's DefaultVMRolloutStrategy
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
 
@@ -199,6 +205,18 @@ def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,
                              "configuration differs): a render assumes one cluster; give --kubevirt-config FILE "
                              "to say which, or leave one out (--exclude)", other.location)
     return first
+
+
+def _workload_update_methods(data: Any, where: Location) -> tuple[str, ...]:
+    """``spec.workloadUpdateStrategy.workloadUpdateMethods`` of a KubeVirt CR (none by default)."""
+    if not is_kubevirt_cr(data):
+        return ()
+    strategy = _mapping(_mapping(data.get("spec"), "spec", where).get("workloadUpdateStrategy"),
+                        "spec.workloadUpdateStrategy", where)
+    methods = strategy.get("workloadUpdateMethods") or []
+    if not isinstance(methods, list) or not all(isinstance(m, str) for m in methods):
+        raise InputError("spec.workloadUpdateStrategy.workloadUpdateMethods must be a list of strings", where)
+    return tuple(methods)
 
 
 def _cr_annotations(data: Any, where: Location) -> dict[str, str]:

@@ -19,6 +19,7 @@ from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, KubeVirtError, Notice, ToolError
+from .pipeline.restart_defaults import committed_defaults
 from .pipeline.stages import render_vm
 from .pipeline.vm_pool_admitter import STAGE as POOL_STAGE
 from .pipeline.vm_pool_admitter import admit_pool
@@ -160,7 +161,10 @@ def _render_vm(
     said: list[str] = []
 
     def warnings() -> tuple[Notice, ...]:
-        return tuple(Notice(f"{label}: {text}", doc.location) for text in dict.fromkeys(said))
+        said_here = tuple(Notice(f"{label}: {text}", doc.location) for text in dict.fromkeys(said))
+        pinned = tuple(Notice(f"{label}: {text}", doc.locate((*root, *path)))
+                       for path, text in committed_defaults(_vm_of(data, root), options.config))
+        return said_here + pinned
 
     try:
         if not options.explain:
@@ -180,6 +184,13 @@ def _render_vm(
         # Input no check above anticipated: refuse this VM, never crash the run.
         message = f"{label}: cannot be processed ({type(exc).__name__}: {exc})"
         return Item(doc, None, True, InputError(message, doc.location))
+
+
+def _vm_of(data: Any, root: tuple[str, ...]) -> Any:
+    """The VM at ``root`` in ``data`` (a pool's template), or ``data``."""
+    for key in root:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
 
 
 def render(

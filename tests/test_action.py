@@ -335,3 +335,21 @@ def test_check_reads_the_config_file(repo: Path, tmp_path: Path) -> None:
     (repo / ".kubectl-instancetype.yaml").rename(repo / "ci.yaml")
     named = step("check", repo, runner_env(tmp_path, paths="vms", require_up_to_date="false", config="ci.yaml"))
     assert (named.returncode, named.stdout) == (0, ""), named.stderr
+
+
+@pytest.mark.slow
+def test_comment_with_restart_impact(repo: Path, tmp_path: Path, github: tuple[str, type[GitHubAPI]]) -> None:
+    url, api = github
+    base = git(repo, "rev-parse", "HEAD")
+    vm = repo / "vms" / "web.yaml"
+    (tmp_path / "event.json").write_text(json.dumps({"pull_request": {"number": 7, "base": {"sha": base}}}))
+    environment = {**runner_env(tmp_path, paths="vms", base=base), "GITHUB_API_URL": url,
+                   "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_TOKEN": "test-token",
+                   "KIT_RESTART_IMPACT": "true"}
+    vm.write_text(vm.read_text().replace("name: fedora", "name: centos.stream9"))
+    done = step("comment", repo, environment)
+    assert done.returncode == 0, done.stderr
+    body = api.comments[-1]["body"]
+    assert body.startswith(MARKER) and "### Will this restart running VMs?" in body
+    wrong = step("comment", repo, {**environment, "KIT_RESTART_IMPACT": "yes"})
+    assert wrong.returncode == 2 and "restart-impact must be true or false, not 'yes'" in wrong.stderr

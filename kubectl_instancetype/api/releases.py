@@ -180,6 +180,35 @@ FACTS: tuple[Fact, ...] = (
          "pkg/virt-api/webhooks/arm64.go validateBootOptions: 'UEFI secure boot is currently not supported on "
          "aarch64 Arch' for an EFI boot loader whose secureBoot is unset or true (removed in v1.8.3, with the "
          "arm64 default secureBoot: false)"),
+    # --- virt-controller's VM controller on a running VM (pkg/virt-controller/watch/vm/vm.go, restart impact)
+    Fact("defaults_rollout_live_update", {(1, 6): 0},
+         "pkg/virt-config/virt-config.go DefaultVMRolloutStrategy: LiveUpdate from v1.6.0 (v1.5: Stage, so an unset "
+         "vmRolloutStrategy hot-plugs nothing)"),
+    Fact("network_changes_live_update", {(1, 6): 0},
+         "pkg/network/vmliveupdate/restart.go IsRestartRequired (new in v1.6.0): interfaces and networks the network "
+         "synchronizer can hot-plug are not compared by syncRestartRequired; v1.5's addRestartRequiredIfNeeded "
+         "compares them like any template field"),
+    Fact("restart_on_pod_network_added", {(1, 8): 0},
+         "vmliveupdate/restart.go shouldNetsChangeRequireRestart: a pod network added to a running VM requires a "
+         "restart (v1.8.0)"),
+    Fact("nad_rename_live_with_gate", {(1, 8): 0, (1, 9): None},
+         "vmliveupdate/restart.go (v1.8): a Multus networkName change is live only with the LiveUpdateNADRef gate"),
+    Fact("nad_rename_live", {(1, 9): 0},
+         "vmliveupdate/restart.go haveNetsChangedIgnoringNADName: a Multus networkName change is live (v1.9.0)"),
+    Fact("nad_rename_needs_migratable_vmi", {(1, 10): 0},
+         "vmliveupdate/restart.go (main): the networkName change is live only for a LiveMigratable VMI"),
+    Fact("syncs_multus_network_name", {(1, 8): 0},
+         "pkg/network/controllers/vm.go syncNetworks (v1.8.0): the network synchronizer copies a changed Multus "
+         "networkName into the running VMI (main: only into a LiveMigratable one)"),
+    Fact("live_volumes_only_under_live_update", {(1, 5): 0, (1, 6): None},
+         "v1.5's addRestartRequiredIfNeeded accepts hot-pluggable volume and disk changes only under LiveUpdate "
+         "(from v1.6.0 under any strategy: validLiveUpdateVolumes / validLiveUpdateDisks first)"),
+    Fact("synchronizes_firmware_uuid", {(1, 6): 0},
+         "pkg/virt-controller/watch/vm/firmware.go (v1.6.0): the firmware synchronizer writes the name-derived UUID "
+         "into a VM template that has none"),
+    Fact("neutralises_firmware_uuid", {(1, 6): 4, (1, 7): 1, (1, 8): 0},
+         "vm.go syncRestartRequired: a template firmware UUID equal to the running VMI's is not a change (the "
+         "firmware synchronizer persisting the UUID no longer flags RestartRequired)"),
     # --- the cluster
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),

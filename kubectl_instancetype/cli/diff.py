@@ -43,6 +43,7 @@ from .options import (
     namespace_option,
 )
 from .report import finish
+from .restart_options import RestartOptions, restart_findings, restart_options, restart_views
 
 DEFAULT_BRANCHES = ("origin/HEAD", "origin/main", "origin/master", "upstream/main", "main", "master")
 
@@ -210,6 +211,7 @@ class Side:
     problems: tuple[ToolError, ...]
     notices: tuple[Notice, ...]
     release: str = ""  # the KubeVirt release this side was rendered for
+    revision: Any = None  # gitops.restart_impact.Revision: the documents, catalog and configuration read
 
 
 def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions,
@@ -224,13 +226,20 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     loaded = load(inputs, present)
     result = render_documents(loaded.documents, loaded.catalog, Options(namespace, loaded.config, explain=True))
     problems = loaded.problems + tuple(result.problems)
-    written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config)) if drift else None
-    return Side(vm_states(result.items, result.problems, namespace, written), problems, loaded.notices,
-                loaded.config.release.name)
+    stored: dict[tuple[str, str], Any] = {}
+    written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config), stored) if drift else None
+    from ..gitops.restart_impact import Revision
+
+    states = vm_states(result.items, result.problems, namespace, written)
+    revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
+                        {key: not state.error for key, state in states.items()})
+    return Side(states, problems, loaded.notices, loaded.config.release.name, revision)
 
 
-def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The JSON pointers of the fields the cluster will write into each VM (see ``drift``)."""
+def _drift(documents: Any, catalog: Any, options: Options,
+           stored: dict[tuple[str, str], Any] | None = None) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The JSON pointers of the fields the cluster will write into each VM (see ``drift``); ``stored`` gets each
+    VM as the cluster stores it (what --restart-impact starts from)."""
     from ..gitops.drift import differences
     from ..pipeline.stages import render_stored
     from ..render import render_each
@@ -241,6 +250,8 @@ def _drift(documents: Any, catalog: Any, options: Options) -> dict[tuple[str, st
             meta = item.document.data.get("metadata") or {}
             key = (str(meta.get("namespace") or options.namespace), str(meta.get("name")))
             out[key] = tuple(d.pointer for d in differences(item.document.data, item.rendered))
+            if stored is not None:
+                stored[key] = item.rendered
     return out
 
 
@@ -251,11 +262,12 @@ FORMATS = ("json", "markdown", "text")
                context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @click.option("--base", metavar="REV", help="The git revision to compare with (default: the merge base of HEAD "
-                                            "with the upstream default branch).")
+                                            "with the upstream default branch); with --restart-impact also a file "
+                                            "or directory holding the base manifests.")
 @namespace_option()
 @exclude_option
 @catalog_options
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+@click.option("--format", "-o", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for a terminal, markdown for a pull-request comment, json for tools.")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
@@ -266,9 +278,11 @@ FORMATS = ("json", "markdown", "text")
                    "the KubeVirt CR's status.observedKubeVirtVersion, else the newest release), instead of "
                    "comparing git revisions. The output names both releases; one release on both sides is a "
                    "usage error (exit 2), a missing PATH, --catalog or --kubevirt-config exit 3.")
+@restart_options
 @junit_option
 def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tuple[str, ...],
-         catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None) -> None:
+         catalogs: CatalogOptions, fmt: str, cap: int, base_version: str | None, junit_xml: str | None,
+         restart: RestartOptions) -> None:
     """Show how each VirtualMachine's expansion changes between REV and the working tree.
 
     PATHs (default: the current directory) are files and directories, searched recursively for
@@ -280,9 +294,16 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     for --kubevirt-version (each with the built-in catalog its virt-operator deploys); a changed VM's
     cause is "kubevirt".
 
+    With --restart-impact, what applying the working tree does to each running VM, as KubeVirt's
+    virt-controller decides it: live update (CPU/memory hot-plug, placement, NIC), RestartRequired with
+    KubeVirt's message and the field changes that caused it, or nothing until the next start. --base may
+    then also be a file or directory holding the base revision's manifests.
+
     \b
     Examples:
       kubectl instancetype diff vms/ --catalog catalog/
+      kubectl instancetype diff --restart-impact --base origin/main -o markdown vms/ > comment.md
+      kubectl instancetype diff --restart-impact --base old.yaml new.yaml -o json --fail-on restart
       kubectl instancetype diff --base origin/main --format markdown vms/ --catalog catalog/ > comment.md
       kubectl instancetype diff --kubevirt-version 1.9 --base-kubevirt-version 1.8 vms/
     """
@@ -292,6 +313,9 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
             raise click.UsageError("--base compares git revisions, --base-kubevirt-version KubeVirt releases: "
                                    "give one of them")
         _upgrade(paths, namespace, exclude, catalogs, fmt, cap, base_version, junit_xml)
+        return
+    if base is not None and restart.enabled and os.path.exists(base):
+        _restart_from_files(paths, base, namespace, exclude, catalogs, fmt, cap, junit_xml, restart)
         return
     rev = base_revision(base)
     same = _same_as_head(rev) if base is None else None
@@ -309,15 +333,51 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
                                Location(p)) for p in dict.fromkeys(named) if p not in at_rev and not os.path.exists(p))
     after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
-    if fmt == "markdown":
+    found = _restart_impact(before, after, changes, namespace, restart)
+    if found is not None:
+        sys.stdout.write(restart_views(found, changes, label, fmt, cap))
+    elif fmt == "markdown":
         sys.stdout.write(views.markdown(changes, label, cap))
     else:
         sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     notices = after.notices + ((same,) if same else ())
-    result = RunResult(missing + unreadable + after.problems, notices, any(c.status != "unchanged" for c in changes),
-                       shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
+    result = RunResult(missing + unreadable + after.problems + restart_findings(found, restart, after), notices,
+                       _changed(changes, restart), shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
+                       checked=_checked(changes, after.problems))
+    finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
+
+
+def _changed(changes: list[VMChange], restart: RestartOptions) -> bool:
+    """Whether the diff counts as findings: any change, or with --fail-on only the findings it names."""
+    return restart.fail_on is None and any(c.status != "unchanged" for c in changes)
+
+
+def _restart_impact(before: Side, after: Side, changes: list[VMChange], namespace: str,
+                    restart: RestartOptions) -> list[Any] | None:
+    """With --restart-impact, the restart impact of every VM the pull request touches."""
+    if not restart.enabled:
+        return None
+    from ..gitops.restart_impact import impacts
+
+    touched = {(c.namespace, c.name): c.status != "unchanged" for c in changes}
+    return impacts(before.revision, after.revision, namespace, restart.facts, touched)
+
+
+def _restart_from_files(paths: tuple[str, ...], base: str, namespace: str, exclude: tuple[str, ...],
+                        catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None,
+                        restart: RestartOptions) -> None:
+    """--restart-impact with --base naming files: BASE read from them, HEAD from PATHs (no git)."""
+    before = _side((base,), namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    changes = [_new_drift(c) for c in compare(before.states, after.states, base)]
+    found = _restart_impact(before, after, changes, namespace, restart)
+    sys.stdout.write(restart_views(found or [], changes, base, fmt, cap))
+    at_base = tuple(_at_base(p, base) for p in before.problems)
+    unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
+    result = RunResult(unreadable + after.problems + restart_findings(found, restart, after), after.notices,
+                       _changed(changes, restart), shown=tuple(p for p in at_base if p.exit_code != EXIT_INPUT),
                        checked=_checked(changes, after.problems))
     finish(result, junit=junit_xml, suite="kubectl-instancetype diff")
 

@@ -27,7 +27,7 @@ from . import exit_codes_help
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
-FORMATS = ("text", "json", "argocd", "flux")
+FORMATS = ("text", "json", "argocd", "flux", "argocd-health")
 
 
 @click.command(epilog=exit_codes_help("drift that no --against rule covers (text and json output)"),
@@ -37,7 +37,8 @@ FORMATS = ("text", "json", "argocd", "flux")
 @catalog_options
 @click.option("-o", "--output", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences and the argocd-cm "
-                   "ConfigMap form; flux: a HelmRelease's spec.driftDetection.")
+                   "ConfigMap form; flux: a HelmRelease's spec.driftDetection; argocd-health: the argocd-cm health "
+                   "check for VirtualMachines that reports RestartRequired=True as Degraded (needs no input).")
 @click.option("--against", "against", multiple=True, type=click.Path(dir_okay=False),
               help="An Argo CD Application (or its ignoreDifferences), argocd-cm ConfigMap or Flux HelmRelease whose "
                    "rules are in use: drift they cover is not reported as uncovered. Repeatable.")
@@ -57,7 +58,13 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
       kubectl instancetype drift -f vms/ -R -o argocd > ignore-differences.yaml
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
+      kubectl instancetype drift -o argocd-health > argocd-cm-health.yaml   # RestartRequired shows Degraded
     """
+    if output == "argocd-health":
+        from ..gitops.argocd_health import health_configmap
+
+        click.echo(dump_yaml(health_configmap()), nl=False)
+        return
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")

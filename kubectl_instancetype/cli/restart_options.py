@@ -1,0 +1,101 @@
+"""The options of ``diff --restart-impact`` and the printing of its views (the decision is
+:mod:`..pipeline.restart`, the per-VM model :mod:`..gitops.restart_impact`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from ..config import ARCHITECTURES
+from ..errors import KubeVirtError, ToolError
+from ..pipeline.restart import ASSUMED, VMIFacts
+from ..records import dataclass
+
+FAIL_ON = ("restart", "live", "error")
+
+
+@dataclass(frozen=True)
+class RestartOptions:
+    """Whether to answer the restart question, with what the files cannot tell, and what fails the run."""
+
+    enabled: bool = False
+    facts: VMIFacts = ASSUMED
+    fail_on: str | None = None
+
+
+def restart_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--restart-impact, the VMI facts (--vmi-migratable/--vmi-not-migratable, --vmi-arch) and --fail-on."""
+
+    options = (
+        click.option("--restart-impact", "restart_impact", is_flag=True,
+                     help="Say what applying the change does to each running VM, as KubeVirt's virt-controller "
+                          "decides: live update (hot-plug), RestartRequired with KubeVirt's message and its cause, "
+                          "or nothing until the next start. The VM is taken to run as the base revision started "
+                          "it and the change to be applied with kubectl apply."),
+        click.option("--vmi-migratable/--vmi-not-migratable", "--assume-migratable/--assume-not-migratable",
+                     "vmi_migratable", default=True, show_default=True,
+                     help="With --restart-impact: whether the running VMI is live-migratable (LiveMigratable=True; "
+                          "memory hot-plug and the workload updater's migration need it)."),
+        click.option("--vmi-arch", "--assume-arch", "vmi_arch", type=click.Choice(ARCHITECTURES),
+                     help="With --restart-impact: the cluster's default architecture the VM got when it was "
+                          "created (default: the KubeVirt CR's, else amd64)."),
+        click.option("--fail-on", "fail_on", type=click.Choice(FAIL_ON),
+                     help="With --restart-impact: exit 1 (and report each such VM as an error, also in --junit-xml) "
+                          "only when a VM needs a restart (restart), is at least live-updated (live), or is refused "
+                          "on update (error); without it, any change of an expansion exits 1."),
+    )
+    for option in reversed(options):
+        func = option(func)
+
+    def wrapper(*args: Any, restart_impact: bool, vmi_migratable: bool, vmi_arch: str | None,
+                fail_on: str | None, **kwargs: Any) -> Any:
+        if not restart_impact and (fail_on or vmi_arch or not vmi_migratable):
+            raise click.UsageError("--fail-on, --vmi-arch and --vmi-not-migratable go with --restart-impact")
+        facts = VMIFacts(vmi_migratable, vmi_arch or "")
+        return func(*args, restart=RestartOptions(restart_impact, facts, fail_on), **kwargs)
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return _carry(func, wrapper)
+
+
+def _carry(func: Any, wrapper: Any) -> Any:
+    """``wrapper`` with the click parameters ``func`` collected (the decorators above apply to ``func``)."""
+    wrapper.__click_params__ = getattr(func, "__click_params__", [])
+    func.__click_params__ = []
+    return wrapper
+
+
+def restart_views(found: Sequence[Any] | None, changes: Sequence[Any], base: str, fmt: str, cap: int) -> str:
+    """The report of ``diff --restart-impact`` in ``fmt``: JSON alone; markdown and text followed by the diff."""
+    from ..gitops import report as views
+    from ..gitops import restart_report
+
+    rows = list(found or [])
+    if fmt == "json":
+        return restart_report.as_json(rows, base)
+    if fmt == "markdown":
+        section = restart_report.markdown(rows, base, cap * 6 // 10)
+        comment = views.markdown(changes, base, max(1000, cap - len(section)))
+        marker, _, rest = comment.partition("\n")
+        return f"{marker}\n{section}{rest}"
+    return restart_report.text(rows) + views.text(changes, base)
+
+
+def restart_findings(found: Sequence[Any] | None, restart: RestartOptions, side: Any) -> tuple[ToolError, ...]:
+    """The VMs --fail-on names, as findings located at their documents."""
+    from ..gitops.restart_impact import FAIL_ON as OUTCOMES
+    from ..gitops.restart_impact import SEVERITY
+    from ..gitops.restart_report import sentence
+
+    if not found or restart.fail_on is None:
+        return ()
+    threshold = SEVERITY[OUTCOMES[restart.fail_on]]
+    out: list[ToolError] = []
+    for row in found:
+        if SEVERITY[row.outcome] >= threshold:
+            problem = KubeVirtError(f"VirtualMachine {row.namespace}/{row.name}: {sentence(row)}")
+            out.append(problem.with_location(row.location) if row.location is not None else problem)
+    return tuple(out)

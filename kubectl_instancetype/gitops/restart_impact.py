@@ -1,0 +1,163 @@
+"""What a pull request does to each running VirtualMachine (``diff --restart-impact``): the restart-impact stage
+(:mod:`..pipeline.restart`) run for every VM of both revisions, and what it means for the reviewer.
+
+A VM whose own document did not change is not touched by ``kubectl apply``: a changed instancetype or
+preference *object* reaches it only at its next start (the running VM keeps the ControllerRevision it
+pinned), and so does any change to a VM kept stopped (``runStrategy: Halted``, ``running: false``). A VM
+only in HEAD is created, one only in BASE is left alone by ``kubectl apply`` (pruning deletes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..api.names import VIRTUAL_MACHINE
+from ..catalog.find import Lookup
+from ..config import ClusterConfig
+from ..errors import KubeVirtError, Location
+from ..pipeline import restart, restart_defaults
+from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact, VMIFacts
+from ..records import dataclass, field, replace
+from ..yamlio import Document
+
+SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
+STOPPED, STOPPING = "stopped", "stopping"
+CATALOG_ONLY = "catalog-only"
+ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One side of the pull request as read: its documents, catalog and cluster configuration."""
+
+    documents: tuple[Document, ...]
+    catalog: Lookup
+    config: ClusterConfig
+    stored: Mapping[tuple[str, str], Any] = field(default_factory=dict)  # each VM as stored (render --stored)
+    admitted: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # whether KubeVirt admits it on create
+
+
+@dataclass(frozen=True)
+class VMImpact:
+    """One VirtualMachine of the pull request and what applying it does to the running VM."""
+
+    namespace: str
+    name: str
+    source: str
+    impact: Impact
+    situation: str = ""  # "" (running, its document changed), stopped, stopping, catalog-only, added, removed,
+    # not-started, undecided
+    when: str = ""  # when a change that does not reach the running VM applies
+    warnings: tuple[str, ...] = ()  # committed values that make RestartRequired stick (kubevirt#17610)
+    location: Location | None = None  # where HEAD's (else BASE's) VM document starts
+
+    @property
+    def outcome(self) -> str:
+        return self.impact.outcome
+
+
+def _vms(documents: Iterable[Document], namespace: str) -> dict[tuple[str, str], Document]:
+    out = {}
+    for doc in documents:
+        if isinstance(doc.data, dict) and doc.data.get("kind") == VIRTUAL_MACHINE:
+            meta = doc.data.get("metadata") or {}
+            out[(str(meta.get("namespace") or namespace), str(meta.get("name")))] = doc
+    return out
+
+
+def stopped(vm: Mapping[str, Any]) -> bool:
+    """Whether the VM's run strategy keeps it stopped (no VMI to update)."""
+    spec = vm.get("spec") or {}
+    return spec.get("runStrategy") == "Halted" or (spec.get("runStrategy") is None and spec.get("running") is False)
+
+
+def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
+            expansion_changed: Mapping[tuple[str, str], bool]) -> list[VMImpact]:
+    """Every VM of either revision whose document or expansion changed (``expansion_changed``: by key, whether
+    ``diff`` found its expansion different), in ``diff``'s order."""
+    before, after = _vms(base.documents, namespace), _vms(head.documents, namespace)
+    out = []
+    for key in expansion_changed:
+        old, new = before.get(key), after.get(key)
+        if old is None and new is None:
+            continue
+        if (old is not None and new is not None and old.data == new.data and not expansion_changed[key]
+                and not restart.expanded_at_start(old.data, base.config)):
+            continue
+        doc = new if new is not None else old
+        try:
+            found = _one(key, old, new, base, head, namespace, facts)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            # input no check anticipated: say so for this VM, never crash the run
+            found = VMImpact(key[0], key[1], doc.source if doc is not None else "", Impact(NO_CHANGE), UNDECIDED,
+                             f"cannot be decided ({type(exc).__name__}: {exc})")
+        out.append(replace(found, location=doc.location if doc is not None else None))
+    return out
+
+
+def _one(key: tuple[str, str], old: Document | None, new: Document | None, base: Revision, head: Revision,
+         namespace: str, facts: VMIFacts) -> VMImpact:
+    ns, name = key
+    doc = new if new is not None else old
+    source = doc.source if doc is not None else ""
+    if new is None:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), REMOVED,
+                        "kubectl apply leaves the VM running; a pruning sync (Argo CD, kubectl apply --prune) deletes "
+                        "it and its VMI")
+    warnings = restart_defaults.added(new.data, old.data if old else None)
+    if old is None:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
+    if stopped(old.data):
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "not running: the change applies at the next "
+                        "start", warnings)
+    if stopped(new.data):  # virt-controller's syncRunStrategy stops the VMI; RestartRequired goes with it
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPING, "HEAD stops the VM: it shuts down when "
+                        "applied, and the change applies when it starts again", warnings)
+    if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
+                        "only the instancetype/preference object changed; the VM keeps the ControllerRevision it "
+                        "pinned, across restarts too: it applies when the VM's matcher changes or its revision "
+                        "reference is cleared (new VMs get it now)", warnings)
+    try:
+        started = restart.start(old.data, namespace, base.catalog, base.config, facts,
+                                None if facts.arch else base.stored.get(key))
+    except KubeVirtError as exc:
+        return VMImpact(ns, name, source, Impact(NO_CHANGE, error=exc.message), NOT_STARTED,
+                        "BASE does not start (KubeVirt refuses it): HEAD is what starts", warnings)
+    try:
+        applied = restart.apply(started, old.data, new.data, namespace, head.catalog, head.config, facts,
+                                admitted=head.admitted.get(key, False) and not facts.arch)
+    except KubeVirtError as exc:
+        return VMImpact(ns, name, source, Impact(ERROR, error=exc.message), "", "", warnings)
+    return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How many VMs of the pull request each outcome has."""
+
+    restart: int
+    live: int
+    no_change: int
+    error: int
+
+    @property
+    def worst(self) -> str:
+        return ERROR if self.error else RESTART_REQUIRED if self.restart else LIVE_UPDATE if self.live else NO_CHANGE
+
+
+def summary(rows: Sequence[VMImpact]) -> Summary:
+    count = {o: sum(r.outcome == o for r in rows) for o in SEVERITY}
+    return Summary(count[RESTART_REQUIRED], count[LIVE_UPDATE], count[NO_CHANGE], count[ERROR])
+
+
+FAIL_ON = {"restart": RESTART_REQUIRED, "live": LIVE_UPDATE, "error": ERROR}
+
+
+def fails(rows: Sequence[VMImpact], fail_on: str | None) -> bool:
+    """Whether ``--fail-on`` is met: some VM's outcome is at least as severe as the one named."""
+    if not fail_on:
+        return False
+    threshold = SEVERITY[FAIL_ON[fail_on]]
+    return any(SEVERITY[r.outcome] >= threshold for r in rows)
