@@ -4,30 +4,35 @@ ignore rules for Argo CD and Flux that cover exactly those."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from typing import Any
 
 import click
 
-from ..errors import InputError, Location, ToolError
+from ..errors import InputError, InternalLimitError, Location, Notice, ToolError
 from ..gitops.drift import (
     MISSING,
     Drift,
     argocd_application,
     argocd_configmap,
-    covered,
     differences,
     flux_drift_detection,
-    rules_in,
+    shared_pointers,
+    uncovered,
 )
+from ..gitops.ignore import Rule, RuleIndex
 from ..records import replace
 from ..render import Options, render_each, vm_label
 from ..reporters import RunResult
-from ..yamlio import dump_json, dump_yaml, dump_yaml_all
+from ..yamlio import Limits, dump_json, dump_yaml
 from . import exit_codes_help
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
-FORMATS = ("text", "json", "argocd", "flux")
+FORMATS = ("text", "json", "argocd", "argocd-cm", "flux")
+NO_RULES = ("holds no rules this tool reads: no Argo CD Application (or its spec.ignoreDifferences), argocd-cm "
+            "ConfigMap or Flux HelmRelease (or its spec.driftDetection)")
 
 
 @click.command(epilog=exit_codes_help("drift that no --against rule covers (text and json output)"),
@@ -36,11 +41,13 @@ FORMATS = ("text", "json", "argocd", "flux")
 @input_options(required=False)
 @catalog_options
 @click.option("-o", "--output", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences and the argocd-cm "
-                   "ConfigMap form; flux: a HelmRelease's spec.driftDetection.")
+              help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences (a merge patch, "
+                   "one rule per VM); argocd-cm: the argocd-cm ConfigMap with what every VM drifts in; flux: a "
+                   "HelmRelease's spec.driftDetection. Each prints one YAML document.")
 @click.option("--against", "against", multiple=True, type=click.Path(dir_okay=False),
               help="An Argo CD Application (or its ignoreDifferences), argocd-cm ConfigMap or Flux HelmRelease whose "
-                   "rules are in use: drift they cover is not reported as uncovered. Repeatable.")
+                   "rules are in use, applied as Argo CD and Flux apply them: drift they cover is not reported as "
+                   "uncovered. A regular file within --max-input-bytes; repeatable.")
 def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str,
           against: tuple[str, ...]) -> None:
     """Show what the cluster will write into each VirtualMachine after kubectl apply.
@@ -55,13 +62,16 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     Examples:
       kubectl instancetype drift -f vms/ -R
       kubectl instancetype drift -f vms/ -R -o argocd > ignore-differences.yaml
+      kubectl patch application vms -n argocd --type merge --patch-file ignore-differences.yaml
+      kubectl instancetype drift -f vms/ -R -o argocd-cm > argocd-cm-patch.yaml
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
     """
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
-    rule_docs, problems = _rule_documents(against)
+    rules, notices, problems = _rules(against, inputs.limits)
+    index = RuleIndex.of(rules)
     loaded = load(inputs, catalogs)
     found_problems: list[ToolError] = [*loaded.problems, *problems]
     from ..pipeline.stages import render_stored
@@ -69,7 +79,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     options = Options(namespace=inputs.namespace, config=loaded.config)
     results: list[dict[str, Any]] = []
     entries: list[tuple[str, str, list[str]]] = []
-    uncovered = 0
+    open_total = 0
     for item in render_each(loaded.documents, loaded.catalog, options, render_stored):
         if not item.is_vm or item.document.data.get("kind") != "VirtualMachine":
             continue
@@ -80,37 +90,70 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         meta = vm.get("metadata") or {}
         namespace, name = str(meta.get("namespace") or inputs.namespace), str(meta.get("name") or "")
         found = differences(vm, item.rendered)
-        ignored = [p for doc in rule_docs for p in rules_in(doc, name, namespace)]
-        open_ = [d for d in found if not covered(d, ignored)]
-        uncovered += len(open_)
+        open_ = uncovered(vm, item.rendered, found, index.selecting(item.rendered, namespace))
+        open_total += len(open_)
         entries.append((str(meta.get("namespace") or ""), name, [d.pointer for d in found]))
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
-    status = report(RunResult(tuple(found_problems), tuple(loaded.notices)), provenance=loaded.provenance)
+    status = report(RunResult(tuple(found_problems), (*loaded.notices, *notices)), provenance=loaded.provenance)
     _print(output, results, entries)
-    if status == 0 and uncovered and output in ("text", "json"):
+    if status == 0 and open_total and output in ("text", "json"):
         status = 1
     raise SystemExit(status)
 
 
-def _rule_documents(paths: tuple[str, ...]) -> tuple[list[Any], list[InputError]]:
+def _rules(paths: tuple[str, ...], limits: Limits) -> tuple[list[Rule], list[Notice], list[InputError]]:
+    """The rules of every ``--against`` file, what to tell about them, and the files that cannot be used."""
+    from ..gitops.rulefiles import rules_of
     from ..yamlio import load_stream
 
-    docs: list[Any] = []
+    rules: list[Rule] = []
+    notices: list[Notice] = []
     problems: list[InputError] = []
     for path in paths:
         try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(InputError(f"cannot read --against file: {getattr(exc, 'strerror', None) or exc}",
-                                       Location(path)))
-            continue
-        try:
-            docs.extend(d.data for d in load_stream(text, path))
+            read = [rules_of(doc) for doc in load_stream(_read(path, limits.max_bytes), path, limits)]
+            if not any(r is not None for r in read):
+                raise InputError(f"--against: this file {NO_RULES}", Location(path))
         except InputError as exc:
             problems.append(exc)
-    return docs, problems
+            continue
+        for found in read:
+            if found is not None:
+                rules.extend(found.rules)
+                notices.extend(found.notices)
+    return rules, notices, problems
+
+
+def _read(path: str, max_bytes: int) -> str:
+    """A regular file's text, at most ``max_bytes`` (a device or a FIFO never ends or blocks: refused)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise InputError("cannot read --against file: not a regular file", Location(path))
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read --against file: {exc.strerror or exc}", Location(path)) from None
+    if len(data) > max_bytes:
+        raise InternalLimitError(f"input is larger than the limit of {max_bytes} bytes (--max-input-bytes)",
+                                 Location(path))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read --against file: not UTF-8 text ({exc.reason} at byte {exc.start})",
+                         Location(path)) from None
+
+
+ARGOCD_HEADER = """\
+# spec.ignoreDifferences for the Argo CD Application that syncs these VMs (drift -o argocd).
+# A merge patch: kubectl patch application NAME -n argocd --type merge --patch-file FILE,
+# or a kustomize patch on the Application, or paste it under the Application's spec.
+"""
+ARGOCD_CM_HEADER = """\
+# argocd-cm's rule for every VirtualMachine: the fields all these VMs drift in (drift -o argocd-cm).
+# Merge it into argocd-cm: kubectl patch configmap argocd-cm -n argocd --patch-file FILE, or a
+# kustomize patch (kubectl apply would replace argocd-cm's other settings).
+"""
 
 
 def _value(value: Any) -> str:
@@ -130,8 +173,9 @@ def _json_drift(d: Drift, open_: list[Drift]) -> dict[str, Any]:
 
 def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, str, list[str]]]) -> None:
     if output == "argocd":
-        pointers = sorted({p for _, _, ps in entries for p in ps if _shared(p, entries)})
-        click.echo(dump_yaml_all([argocd_application(entries), argocd_configmap(pointers)]), nl=False)
+        click.echo(ARGOCD_HEADER + dump_yaml(argocd_application(entries)), nl=False)
+    elif output == "argocd-cm":
+        click.echo(ARGOCD_CM_HEADER + dump_yaml(argocd_configmap(shared_pointers(entries))), nl=False)
     elif output == "flux":
         click.echo(dump_yaml(flux_drift_detection(entries)), nl=False)
     elif output == "json":
@@ -152,8 +196,3 @@ def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, 
             for d in r["drift"]:
                 mark = "=" if d not in r["uncovered"] else "+" if d.added else "~"
                 click.echo(f"  {mark} {d.pointer}: {_value(d.before) + ' -> ' if not d.added else ''}{_value(d.after)}")
-
-
-def _shared(pointer: str, entries: list[tuple[str, str, list[str]]]) -> bool:
-    """Whether every VM of the run drifts at ``pointer`` (the argocd-cm form applies to all VMs)."""
-    return all(pointer in ps for _, _, ps in entries if ps)
