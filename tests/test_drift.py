@@ -20,8 +20,8 @@ from conftest import CONFORMANCE, TESTDATA, check_golden, invoke_cli
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.gitops.drift import differences, uncovered
 from kubectl_instancetype.gitops.ignore import RuleIndex
-from kubectl_instancetype.gitops.rulefiles import rules_of
 from kubectl_instancetype.gitops.pin import firmware_identity
+from kubectl_instancetype.gitops.rulefiles import rules_of
 from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.pipeline import stored
 from kubectl_instancetype.pipeline.stages import render_stored
@@ -144,9 +144,9 @@ def test_drift_pointers_escape_and_name_leaves() -> None:
              "spec": {"template": {"spec": {"domain": {"machine": {"type": "q35"}}}}}, "status": {"ready": True}}
     found = differences(before, after)
     assert [d.pointer for d in found] == ["/metadata/annotations/a~1b~0c", "/spec/template/spec/domain/machine/type"]
-    rules = rules_of(load_stream(json.dumps({"spec": {"ignoreDifferences": [{
-        "group": "kubevirt.io", "kind": "*", "jsonPointers": ["/spec/template/spec/domain", "/spec/template/spec/dom"]}]}}),
-        "app.json")[0])
+    rule = {"group": "kubevirt.io", "kind": "*",
+            "jsonPointers": ["/spec/template/spec/domain", "/spec/template/spec/dom"]}
+    rules = rules_of(load_stream(json.dumps({"spec": {"ignoreDifferences": [rule]}}), "app.json")[0])
     assert rules is not None
     assert uncovered(before, after, found, list(rules.rules)) == found[:1]
 

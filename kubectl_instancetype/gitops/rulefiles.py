@@ -1,6 +1,6 @@
 """The ignore rules written in a document: an Argo CD Application's ``spec.ignoreDifferences`` (or that
-fragment alone, as ``drift -o argocd`` prints it), the ``argocd-cm`` ConfigMap's resource customizations, a Flux
-HelmRelease's ``spec.driftDetection.ignore`` (or that fragment).
+fragment alone, as ``drift -o argocd`` prints it), the ``argocd-cm`` ConfigMap's resource customizations (or its
+``data`` alone), a Flux HelmRelease's ``spec.driftDetection.ignore`` (or that fragment).
 
 Each is read as its tool reads it. What the tool refuses is an :class:`InputError` at the field: the API server
 refuses an Application or HelmRelease whose fields have the wrong type, miss a required field (an
@@ -61,6 +61,9 @@ def rules_of(doc: Document) -> Rules | None:
         return _argocd(doc, ("ignoreDifferences",), data["ignoreDifferences"])
     if kind is None and isinstance(spec, dict) and "driftDetection" in spec:
         return _flux(doc, spec["driftDetection"])
+    if kind is None and isinstance(data.get("data"), dict) and any(
+            isinstance(k, str) and k.startswith(CUSTOMIZATIONS) for k in data["data"]):
+        return _configmap(doc, data["data"])  # argocd-cm's data alone, as Argo CD's documentation shows it
     return None
 
 
@@ -108,7 +111,7 @@ def _check_jq(expression: str, location: Location) -> None:
         raise InputError("jqPathExpressions need the jq module (libjq's Python bindings): pip install jq",
                          location) from None
     except ValueError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid"
+        first = str(exc).strip().splitlines()[0].rstrip(":") if str(exc).strip() else "invalid"
         raise InputError(f"jq expression {expression!r} does not compile (Argo CD fails every comparison): "
                          f"{first}", location) from None
 
