@@ -387,3 +387,32 @@ def test_argocd_and_flux_outputs_escape_what_the_other_tool_reads(tmp_path: Path
     vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "web.1"}}
     assert len(index.selecting(vm, "default")) == 1
     assert index.selecting({**vm, "metadata": {"name": "webx1"}}, "default") == []
+
+
+def test_a_jq_program_that_never_ends_is_skipped_after_argocds_second(tmp_path: Path) -> None:
+    """libjq keeps the interpreter: the programs run in a worker that is ended after Argo CD's limit."""
+    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "app.yaml").write_text("spec:\n  ignoreDifferences:\n  - group: kubevirt.io\n    kind: VirtualMachine\n"
+                                       "    jqPathExpressions: ['def f: f; f', '.metadata, .spec']\n")
+    start = time.monotonic()
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", "app.yaml", cwd=tmp_path)
+    assert time.monotonic() - start < 30
+    assert code == 0
+    assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)"
+    assert err == ("app.yaml:3:5: warning: jq expression 'def f: f; f' ran longer than 1 s: Argo CD skips it (its "
+                   "ignore.normalizer.jq.timeout), and so did this run\n")
+
+
+def test_jq_runner_skips_failing_programs_and_remembers_slow_ones() -> None:
+    from kubectl_instancetype.cli.jqrun import JqRunner
+
+    runner = JqRunner(limit=0.5)
+    try:
+        assert runner((".a.b[]", ".l[0]", "def f: f; f", "[.a, .l] | .[]"), {"a": {"b": 1}, "l": [1, 2]}) == \
+            {"a": {"b": 1}, "l": [2]}  # an error, a patch, a loop, two results: only the patch applies
+        assert runner.timed_out == ["def f: f; f"]
+        start = time.monotonic()
+        assert runner(("def f: f; f",), {"a": 1}) == {"a": 1}
+        assert time.monotonic() - start < 0.4  # not run again
+    finally:
+        runner.close()

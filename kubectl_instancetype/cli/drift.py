@@ -27,6 +27,7 @@ from ..render import Options, render_each, vm_label
 from ..reporters import RunResult
 from ..yamlio import Limits, dump_json, dump_yaml
 from . import exit_codes_help
+from .jqrun import LIMIT, JqRunner
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
@@ -72,6 +73,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     rules, notices, problems = _rules(against, inputs.limits)
     index = RuleIndex.of(rules)
+    jq = JqRunner()
     loaded = load(inputs, catalogs)
     found_problems: list[ToolError] = [*loaded.problems, *problems]
     from ..pipeline.stages import render_stored
@@ -90,11 +92,13 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         meta = vm.get("metadata") or {}
         namespace, name = str(meta.get("namespace") or inputs.namespace), str(meta.get("name") or "")
         found = differences(vm, item.rendered)
-        open_ = uncovered(vm, item.rendered, found, index.selecting(item.rendered, namespace))
+        open_ = uncovered(vm, item.rendered, found, index.selecting(item.rendered, namespace), jq)
         open_total += len(open_)
         entries.append((str(meta.get("namespace") or ""), name, [d.pointer for d in found]))
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
+    jq.close()
+    notices += _timed_out(jq.timed_out, rules)
     status = report(RunResult(tuple(found_problems), (*loaded.notices, *notices)), provenance=loaded.provenance)
     _print(output, results, entries)
     if status == 0 and open_total and output in ("text", "json"):
@@ -123,6 +127,13 @@ def _rules(paths: tuple[str, ...], limits: Limits) -> tuple[list[Rule], list[Not
                 rules.extend(found.rules)
                 notices.extend(found.notices)
     return rules, notices, problems
+
+
+def _timed_out(expressions: list[str], rules: list[Rule]) -> list[Notice]:
+    """A warning at the first rule of each jq expression that ran out of time."""
+    return [Notice(f"jq expression {expression!r} ran longer than {LIMIT:g} s: Argo CD skips it (its "
+                   "ignore.normalizer.jq.timeout), and so did this run",
+                   next(rule.location for rule in rules if expression in rule.jq)) for expression in expressions]
 
 
 def _read(path: str, max_bytes: int) -> str:

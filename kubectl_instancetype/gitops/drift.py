@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..records import dataclass
-from .ignore import Rule, normalized, value_at
+from .ignore import JqRun, Rule, normalized, run_jq, value_at
 
 KUBEVIRT_GROUP = "kubevirt.io"
 VM_KIND = "VirtualMachine"
@@ -87,13 +87,13 @@ def _walk(keys: tuple[str | int, ...], before: Any, after: Any) -> Iterator[Drif
         yield Drift(pointer(keys), before, after)
 
 
-def uncovered(manifest: dict[str, Any], live: dict[str, Any], found: list[Drift],
-              rules: list[Rule]) -> list[Drift]:
+def uncovered(manifest: dict[str, Any], live: dict[str, Any], found: list[Drift], rules: list[Rule],
+              jq: JqRun = run_jq) -> list[Drift]:
     """The drift in ``found`` that ``rules`` (those that select this VM) leave visible: a field is covered when,
     both objects normalised as the tool normalises them, their values there agree (both removed)."""
     if not rules or not found:
         return found
-    before, after = normalized(manifest, rules), normalized(live, rules)
+    before, after = normalized(manifest, rules, jq), normalized(live, rules, jq)
     if before is None or after is None:  # a Flux rule with the path "": the object is not compared at all
         return []
     return [d for d in found if value_at(before, d.pointer) != value_at(after, d.pointer)]

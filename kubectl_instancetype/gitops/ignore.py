@@ -137,9 +137,25 @@ class RuleIndex:
         return [rule for rule in candidates if rule.selects(obj, namespace)]
 
 
-def normalized(obj: Any, rules: Iterable[Rule]) -> Any:
+JqRun = Callable[[tuple[str, ...], Any], Any]
+
+
+def run_jq(expressions: tuple[str, ...], doc: Any) -> Any:
+    """``doc`` after each ``del(EXPR)`` in turn, run here by libjq: a program that fails, or gives other than
+    one result, is skipped (Argo CD's ``Normalize`` goes on with the next patch)."""
+    for expression in expressions:
+        try:
+            results = jq_program(expression).input_value(doc).all()
+        except ValueError:
+            continue
+        if len(results) == 1:
+            doc = results[0]
+    return doc
+
+
+def normalized(obj: Any, rules: Iterable[Rule], jq: JqRun = run_jq) -> Any:
     """``obj`` as the tools compare it once ``rules`` (already selected for it) are applied: a copy; None
-    when a Flux rule excludes the whole object."""
+    when a Flux rule excludes the whole object. ``jq`` runs the jq programs (the CLI bounds their time)."""
     out = copy.deepcopy(obj)
     for rule in rules:
         if rule.tool == FLUX:
@@ -150,8 +166,8 @@ def normalized(obj: Any, rules: Iterable[Rule]) -> Any:
             continue
         for path in rule.pointers:
             out = _remove(out, path, negative=False)
-        for expression in rule.jq:
-            out = _jq_delete(out, expression)
+        if rule.jq:
+            out = jq(rule.jq, out)
     return out
 
 
@@ -213,15 +229,6 @@ def _index(token: str, length: int, negative: bool) -> int | None:
     if negative and re.fullmatch(r"-[1-9][0-9]*", token) and -int(token) <= length:
         return length + int(token)
     return None
-
-
-def _jq_delete(doc: Any, expression: str) -> Any:
-    """``del(EXPR)`` run by libjq on ``doc``; ``doc`` itself when jq fails or gives other than one result."""
-    try:
-        results = jq_program(expression).input_value(doc).all()
-    except ValueError:
-        return doc
-    return results[0] if len(results) == 1 else doc
 
 
 def jq_program(expression: str) -> Any:
