@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from conftest import TESTDATA, invoke_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.gitops import drift as drift_module
 from kubectl_instancetype.gitops.argoglob import glob_match
@@ -416,3 +418,54 @@ def test_jq_runner_skips_failing_programs_and_remembers_slow_ones() -> None:
         assert time.monotonic() - start < 0.4  # not run again
     finally:
         runner.close()
+
+
+_LEAF = st.none() | st.booleans() | st.integers() | st.text(max_size=8) | st.sampled_from(
+    ["/spec", "", "/", ".spec", "kubevirt.io", "VirtualMachine", "*", "web-.*", "(", "[", "a in b", ".[] | .x", "del("])
+_JSON = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.sampled_from(["group", "kind", "name", "namespace", "jsonPointers", "jqPathExpressions",
+                     "managedFieldsManagers", "paths", "target", "labelSelector", "mode", "ignore", "x"]),
+    inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=_JSON, where=st.sampled_from(["app", "fragment", "flux", "cm", "cm-old"]))
+def test_hostile_rules_are_read_or_refused_never_crash(value: Any, where: str) -> None:
+    """T1: whatever the types, a rules document is read or refused with an InputError at a position."""
+    from kubectl_instancetype.errors import InputError
+
+    document = {
+        "app": {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "spec": {"ignoreDifferences": value}},
+        "fragment": {"spec": {"ignoreDifferences": value}},
+        "flux": {"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "spec": {"driftDetection": value}},
+        "cm": {"kind": "ConfigMap", "metadata": {"name": "argocd-cm"},
+               "data": {"resource.customizations.ignoreDifferences.all": json.dumps(value)}},
+        "cm-old": {"kind": "ConfigMap", "metadata": {"name": "argocd-cm"},
+                   "data": {"resource.customizations": json.dumps({"kubevirt.io/VirtualMachine": value})}},
+    }[where]
+    try:
+        found = rules_of(load_stream(json.dumps(document), "r.json")[0])
+    except InputError as exc:
+        assert exc.location is not None and exc.location.path == "r.json"
+        return
+    assert found is not None
+    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "web"}, "spec": {"a": 1}}
+    selected = RuleIndex.of(found.rules).selecting(vm, "default")
+    normalized(vm, selected)
+
+
+def test_flux_leaves_out_a_vm_annotated_drift_detection_disabled(tmp_path: Path) -> None:
+    """helm-controller's exclusion selector (its docs' "Ignore annotation"): for Flux only."""
+    annotation = "  annotations:\n    helm.toolkit.fluxcd.io/driftDetection: disabled\n"
+    vm = (REPROS / "W6" / "vm.yaml").read_text().replace("  name: fedora-web\n", "  name: fedora-web\n" + annotation)
+    (tmp_path / "vm.yaml").write_text(vm)
+    (tmp_path / "hr.yaml").write_text("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: a}\n"
+                                      "spec:\n  driftDetection: {mode: enabled}\n")
+    (tmp_path / "app.yaml").write_text("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a}\n"
+                                       "spec: {}\n")
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", "hr.yaml", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)"
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", "app.yaml", cwd=tmp_path)
+    assert (code, err) == (1, "")
+    assert "(0 covered)" in out.splitlines()[0]

@@ -88,12 +88,30 @@ class FluxTarget:
 
 
 @dataclass(frozen=True)
+class FluxExcluded:
+    """Objects Flux leaves out of drift detection: labelled or annotated ``helm.toolkit.fluxcd.io/driftDetection:
+    disabled`` (helm-controller internal/action/diff.go, its ``ExclusionSelector``)."""
+
+    key: str = "helm.toolkit.fluxcd.io/driftDetection"
+    value: str = "disabled"
+
+    def selects(self, obj: Mapping[str, Any], namespace: str) -> bool:
+        meta = _meta(obj)
+        return any(isinstance(meta.get(k), dict) and meta[k].get(self.key) == self.value
+                   for k in ("labels", "annotations"))
+
+    @property
+    def exact_name(self) -> str | None:
+        return None
+
+
+@dataclass(frozen=True)
 class Rule:
     """One rule as its tool reads it: where it is written, what it selects, and the fields it removes."""
 
     tool: str
     location: Location
-    target: ArgoTarget | FluxTarget | None  # Flux: None applies to every object
+    target: ArgoTarget | FluxTarget | FluxExcluded | None  # Flux: None applies to every object
     pointers: tuple[str, ...] = ()
     jq: tuple[str, ...] = ()
     managers: tuple[str, ...] = ()

@@ -21,7 +21,7 @@ from ..errors import InputError, Location, Notice
 from ..records import dataclass
 from ..yamlio import Document, load_stream
 from . import labelquery
-from .ignore import ARGOCD, FLUX, ArgoTarget, FluxTarget, Rule, jq_program
+from .ignore import ARGOCD, FLUX, ArgoTarget, FluxExcluded, FluxTarget, Rule, jq_program
 
 CUSTOMIZATIONS = "resource.customizations"
 #: util/settings/settings.go appendResourceOverridesFromSplitKeys: the customization types it knows.
@@ -221,8 +221,9 @@ def _yaml(text: str, key: str, where: Location) -> Any:
 
 
 def _flux(doc: Document, detection: Any) -> Rules:
+    excluded = Rule(FLUX, doc.location, FluxExcluded(), ("",))
     if detection is None:
-        return Rules(())
+        return Rules((excluded,))
     base: tuple[str | int, ...] = ("spec", "driftDetection")
     _expect(doc, base, detection, dict, "a mapping")
     mode = detection.get("mode")
@@ -231,9 +232,9 @@ def _flux(doc: Document, detection: Any) -> Rules:
                          doc.locate((*base, "mode")))
     entries = detection.get("ignore")
     if entries is None:
-        return Rules(())
+        return Rules((excluded,))
     _expect(doc, (*base, "ignore"), entries, list, "a list")
-    rules = []
+    rules = [excluded]
     for index, entry in enumerate(entries):
         where = (*base, "ignore", index)
         _expect(doc, where, entry, dict, "a mapping")
