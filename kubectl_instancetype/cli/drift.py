@@ -157,8 +157,8 @@ def _read(path: str, max_bytes: int) -> str:
 
 ARGOCD_HEADER = """\
 # spec.ignoreDifferences for the Argo CD Application that syncs these VMs (drift -o argocd).
-# A merge patch: kubectl patch application NAME -n argocd --type merge --patch-file FILE,
-# or a kustomize patch on the Application, or paste it under the Application's spec.
+# Paste it under the Application's spec, or patch: kubectl patch application NAME -n argocd
+# --type merge --patch-file FILE (a merge patch replaces the whole list: add your own entries here).
 """
 ARGOCD_CM_HEADER = """\
 # argocd-cm's rule for every VirtualMachine: the fields all these VMs drift in (drift -o argocd-cm).
