@@ -469,3 +469,17 @@ def test_flux_leaves_out_a_vm_annotated_drift_detection_disabled(tmp_path: Path)
     out, err, code = cli("drift", "-f", "vm.yaml", "--against", "app.yaml", cwd=tmp_path)
     assert (code, err) == (1, "")
     assert "(0 covered)" in out.splitlines()[0]
+
+
+def test_rules_in_a_list_as_kubectl_get_prints_them(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    app = (REPROS / "W6" / "glob-group-kind.yaml").read_text().replace("\n", "\n    ")
+    (tmp_path / "apps.yaml").write_text(f"apiVersion: v1\nkind: List\nitems:\n  - {app}\n")
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", "apps.yaml", cwd=tmp_path)
+    assert (code, err) == (0, ""), (tmp_path / "apps.yaml").read_text()
+    assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)"
+    broken = app.replace("[/metadata, /spec]", "7")
+    (tmp_path / "apps.yaml").write_text(f"apiVersion: v1\nkind: List\nitems:\n  - {broken}\n")
+    _out, err, code = cli("drift", "-f", "vm.yaml", "--against", "apps.yaml", cwd=tmp_path)
+    assert (code, err) == (3, "apps.yaml:11:9: error: spec.ignoreDifferences[0].jsonPointers: must be a list of "
+                              "strings, not the number 7\n")

@@ -108,7 +108,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
 
 def _rules(paths: tuple[str, ...], limits: Limits) -> tuple[list[Rule], list[Notice], list[InputError]]:
     """The rules of every ``--against`` file, what to tell about them, and the files that cannot be used."""
-    from ..gitops.rulefiles import rules_of
+    from ..gitops.rulefiles import objects, rules_of
     from ..yamlio import load_stream
 
     rules: list[Rule] = []
@@ -116,7 +116,8 @@ def _rules(paths: tuple[str, ...], limits: Limits) -> tuple[list[Rule], list[Not
     problems: list[InputError] = []
     for path in paths:
         try:
-            read = [rules_of(doc) for doc in load_stream(_read(path, limits.max_bytes), path, limits)]
+            docs = load_stream(_read(path, limits.max_bytes), path, limits)
+            read = [rules_of(obj) for doc in docs for obj in objects(doc)]
             if not any(r is not None for r in read):
                 raise InputError(f"--against: this file {NO_RULES}", Location(path))
         except InputError as exc:

@@ -41,6 +41,16 @@ class Rules:
     notices: tuple[Notice, ...] = ()
 
 
+def objects(doc: Document) -> Iterator[Document]:
+    """The document, or the items of a list (``kubectl get applications -o yaml`` prints a ``kind: List``)."""
+    data = doc.data
+    if isinstance(data, dict) and str(data.get("kind") or "").endswith("List") and isinstance(data.get("items"), list):
+        for index, item in enumerate(data["items"]):
+            yield doc.nested(item, "items", index)
+    else:
+        yield doc
+
+
 def rules_of(doc: Document) -> Rules | None:
     """The rules ``doc`` holds; None when it is none of the documents the tools read rules from."""
     data = doc.data
