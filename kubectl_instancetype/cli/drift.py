@@ -4,13 +4,11 @@ ignore rules for Argo CD and Flux that cover exactly those."""
 from __future__ import annotations
 
 import json
-import os
-import stat
 from typing import Any
 
 import click
 
-from ..errors import InputError, InternalLimitError, Location, Notice, ToolError
+from ..errors import ToolError
 from ..gitops.drift import (
     MISSING,
     Drift,
@@ -21,19 +19,18 @@ from ..gitops.drift import (
     shared_pointers,
     uncovered,
 )
-from ..gitops.ignore import Rule, RuleIndex
+from ..gitops.ignore import RuleIndex
 from ..records import replace
 from ..render import Options, render_each, vm_label
 from ..reporters import RunResult
-from ..yamlio import Limits, dump_json, dump_yaml
+from ..yamlio import dump_json, dump_yaml
 from . import exit_codes_help
-from .jqrun import LIMIT, JqRunner
+from .against import against_rules, timed_out
+from .jqrun import JqRunner
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
 FORMATS = ("text", "json", "argocd", "argocd-cm", "flux")
-NO_RULES = ("holds no rules this tool reads: no Argo CD Application (or its spec.ignoreDifferences), argocd-cm "
-            "ConfigMap or Flux HelmRelease (or its spec.driftDetection)")
 
 
 @click.command(epilog=exit_codes_help("drift that no --against rule covers (text and json output)"),
@@ -71,7 +68,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
-    rules, notices, problems = _rules(against, inputs.limits)
+    rules, notices, problems = against_rules(against, inputs.limits)
     index = RuleIndex.of(rules)
     jq = JqRunner()
     loaded = load(inputs, catalogs)
@@ -98,62 +95,12 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
     jq.close()
-    notices += _timed_out(jq.timed_out, rules)
+    notices += timed_out(jq.timed_out, rules)
     status = report(RunResult(tuple(found_problems), (*loaded.notices, *notices)), provenance=loaded.provenance)
     _print(output, results, entries)
     if status == 0 and open_total and output in ("text", "json"):
         status = 1
     raise SystemExit(status)
-
-
-def _rules(paths: tuple[str, ...], limits: Limits) -> tuple[list[Rule], list[Notice], list[InputError]]:
-    """The rules of every ``--against`` file, what to tell about them, and the files that cannot be used."""
-    from ..gitops.rulefiles import objects, rules_of
-    from ..yamlio import load_stream
-
-    rules: list[Rule] = []
-    notices: list[Notice] = []
-    problems: list[InputError] = []
-    for path in paths:
-        try:
-            docs = load_stream(_read(path, limits.max_bytes), path, limits)
-            read = [rules_of(obj) for doc in docs for obj in objects(doc)]
-            if not any(r is not None for r in read):
-                raise InputError(f"--against: this file {NO_RULES}", Location(path))
-        except InputError as exc:
-            problems.append(exc)
-            continue
-        for found in read:
-            if found is not None:
-                rules.extend(found.rules)
-                notices.extend(found.notices)
-    return rules, notices, problems
-
-
-def _timed_out(expressions: list[str], rules: list[Rule]) -> list[Notice]:
-    """A warning at the first rule of each jq expression that ran out of time."""
-    return [Notice(f"jq expression {expression!r} ran longer than {LIMIT:g} s: Argo CD skips it (its "
-                   "ignore.normalizer.jq.timeout), and so did this run",
-                   next(rule.location for rule in rules if expression in rule.jq)) for expression in expressions]
-
-
-def _read(path: str, max_bytes: int) -> str:
-    """A regular file's text, at most ``max_bytes`` (a device or a FIFO never ends or blocks: refused)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise InputError("cannot read --against file: not a regular file", Location(path))
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read --against file: {exc.strerror or exc}", Location(path)) from None
-    if len(data) > max_bytes:
-        raise InternalLimitError(f"input is larger than the limit of {max_bytes} bytes (--max-input-bytes)",
-                                 Location(path))
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot read --against file: not UTF-8 text ({exc.reason} at byte {exc.start})",
-                         Location(path)) from None
 
 
 ARGOCD_HEADER = """\
