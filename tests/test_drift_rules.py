@@ -483,3 +483,14 @@ def test_rules_in_a_list_as_kubectl_get_prints_them(tmp_path: Path) -> None:
     _out, err, code = cli("drift", "-f", "vm.yaml", "--against", "apps.yaml", cwd=tmp_path)
     assert (code, err) == (3, "apps.yaml:11:9: error: spec.ignoreDifferences[0].jsonPointers: must be a list of "
                               "strings, not the number 7\n")
+
+
+def test_an_applicationsets_template_rules_are_its_applications(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "set.yaml").write_text(
+        "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: vms}\nspec:\n  template:\n"
+        "    metadata: {name: '{{.cluster}}-vms'}\n    spec:\n      ignoreDifferences:\n"
+        "      - {group: kubevirt.io, kind: VirtualMachine, jsonPointers: [/metadata, /spec]}\n")
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", "set.yaml", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)"

@@ -1,6 +1,7 @@
 """The ignore rules written in a document: an Argo CD Application's ``spec.ignoreDifferences`` (or that
-fragment alone, as ``drift -o argocd`` prints it), the ``argocd-cm`` ConfigMap's resource customizations (or its
-``data`` alone), a Flux HelmRelease's ``spec.driftDetection.ignore`` (or that fragment).
+fragment alone, as ``drift -o argocd`` prints it; or an ApplicationSet's template of one), the ``argocd-cm``
+ConfigMap's resource customizations (or its ``data`` alone), a Flux HelmRelease's ``spec.driftDetection.ignore``
+(or that fragment).
 
 Each is read as its tool reads it. What the tool refuses is an :class:`InputError` at the field: the API server
 refuses an Application or HelmRelease whose fields have the wrong type, miss a required field (an
@@ -61,6 +62,11 @@ def rules_of(doc: Document) -> Rules | None:
     if kind == "Application" and api.startswith("argoproj.io/"):
         return _argocd(doc, ("spec", "ignoreDifferences"), spec.get("ignoreDifferences") if isinstance(spec, dict)
                        else None)
+    if kind == "ApplicationSet" and api.startswith("argoproj.io/"):  # the Applications it generates
+        template = spec.get("template") if isinstance(spec, dict) else None
+        inner = template.get("spec") if isinstance(template, dict) else None
+        return _argocd(doc, ("spec", "template", "spec", "ignoreDifferences"),
+                       inner.get("ignoreDifferences") if isinstance(inner, dict) else None)
     if kind == "ConfigMap" and isinstance(data.get("metadata"), dict) and data["metadata"].get("name") == "argocd-cm":
         return _configmap(doc, data.get("data"))
     if kind == "HelmRelease" and api.startswith("helm.toolkit.fluxcd.io/"):
