@@ -264,8 +264,9 @@ def test_argocd_documented_examples(example: str, desired: dict[str, Any], live:
 def test_managed_fields_managers_say_what_offline_cannot_know(example: str) -> None:
     _rules_read, notices = _rules(ARGO / example)
     assert notices == ["managedFieldsManagers: which fields a manager owns is known only to the cluster (the "
-                       "object's managedFields); offline this rule covers nothing: the fields KubeVirt's mutating "
-                       "webhook adds belong to the manager that applied the VM, virt-controller's to its own"]
+                       "object's managedFields): offline this rule covers nothing. There, the fields KubeVirt's "
+                       "mutating webhook adds belong to the manager that applied the VM, the annotations and "
+                       "finalizer virt-controller adds to the manager virt-controller (its user agent)"]
 
 
 def test_managed_fields_managers_warn_in_drift(tmp_path: Path) -> None:

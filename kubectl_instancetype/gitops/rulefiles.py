@@ -115,8 +115,9 @@ def _argocd_rule(doc: Document, where: tuple[str | int, ...], entry: dict[str, A
 
 def _managers_notice(location: Location) -> Notice:
     return Notice("managedFieldsManagers: which fields a manager owns is known only to the cluster (the "
-                  "object's managedFields); offline this rule covers nothing: the fields KubeVirt's mutating "
-                  "webhook adds belong to the manager that applied the VM, virt-controller's to its own",
+                  "object's managedFields): offline this rule covers nothing. There, the fields KubeVirt's "
+                  "mutating webhook adds belong to the manager that applied the VM, the annotations and "
+                  "finalizer virt-controller adds to the manager virt-controller (its user agent)",
                   location)
 
 
