@@ -1,7 +1,7 @@
 """``drift --against``: Argo CD's and Flux's ignore rules applied as the tools apply them (issue 30: W2, W6, M3,
 T1, H2, H3).
 
-The reproducers are ``testdata/repros-t5/<id>/`` (copied from ``../shared/reliability/repros-t5/``, whose README
+The reproducers are ``testdata/repros-t5/<id>-<name>/`` (copied from ``../shared/reliability/repros-t5/``, whose README
 indexes them). The tools' documented examples are ``testdata/drift-rules/`` (its README names the sources).
 """
 
@@ -27,6 +27,11 @@ from kubectl_instancetype.yamlio import load_stream
 
 REPROS = TESTDATA / "repros-t5"
 DOCS = TESTDATA / "drift-rules"
+W2 = REPROS / "W2-against-malformed-rules-cover-all"
+W6 = REPROS / "W6-against-valid-rules-missed"
+M3 = REPROS / "M3-against-nothing-recognised"
+T1 = REPROS / "T1-against-wrong-types"
+H2 = REPROS / "H2-against-unbounded"
 
 
 def cli(*args: str, cwd: Path) -> tuple[str, str, int]:
@@ -49,7 +54,7 @@ def cli(*args: str, cwd: Path) -> tuple[str, str, int]:
                                    "fails to read argocd-cm)\n"),
 ])
 def test_w2_rules_argocd_does_not_apply_cover_nothing(name: str, status: int, err: str) -> None:
-    out, stderr, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=REPROS / "W2")
+    out, stderr, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=W2)
     assert (code, stderr) == (status, err)
     assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (0 covered)"
 
@@ -57,7 +62,7 @@ def test_w2_rules_argocd_does_not_apply_cover_nothing(name: str, status: int, er
 def test_w2_a_rule_without_group_is_read_and_matches_only_the_core_group(tmp_path: Path) -> None:
     (tmp_path / "app.yaml").write_text("spec:\n  ignoreDifferences:\n  - kind: VirtualMachine\n"
                                        "    jsonPointers: [/metadata, /spec]\n")
-    (tmp_path / "vm.yaml").write_text((REPROS / "W2" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((W2 / "vm.yaml").read_text())
     out, err, code = cli("drift", "-f", "vm.yaml", "--against", "app.yaml", cwd=tmp_path)
     assert (code, err) == (1, "")
     assert "(0 covered)" in out.splitlines()[0]
@@ -69,15 +74,15 @@ def test_w2_a_rule_without_group_is_read_and_matches_only_the_core_group(tmp_pat
 @pytest.mark.parametrize("name", ["glob-group-kind.yaml", "empty-name.yaml", "jq-paths.yaml", "cm-all.yaml",
                                   "cm-resource-customizations.yaml", "flux-name-regex.yaml"])
 def test_w6_rules_the_tools_apply_cover_every_field(name: str) -> None:
-    out, err, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=REPROS / "W6")
+    out, err, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=W6)
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == "vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)"
 
 
 def test_w6_a_flux_name_regex_is_anchored(tmp_path: Path) -> None:
-    text = (REPROS / "W6" / "flux-name-regex.yaml").read_text().replace('"fedora-.*"', '"fedora"')
+    text = (W6 / "flux-name-regex.yaml").read_text().replace('"fedora-.*"', '"fedora"')
     (tmp_path / "hr.yaml").write_text(text)
-    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((W6 / "vm.yaml").read_text())
     out, err, code = cli("drift", "-f", "vm.yaml", "--against", "hr.yaml", cwd=tmp_path)
     assert (code, err) == (1, "")
     assert "(0 covered)" in out.splitlines()[0]
@@ -88,7 +93,7 @@ def test_w6_a_flux_name_regex_is_anchored(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["bare-list.yaml", "vm.yaml"])
 def test_m3_a_file_without_rules_is_named(name: str) -> None:
-    _out, err, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=REPROS / "M3")
+    _out, err, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=M3)
     assert code == 3
     assert err == (f"{name}:1:1: error: --against: this file holds no rules this tool reads: no Argo CD Application "
                    "(or its spec.ignoreDifferences), argocd-cm ConfigMap or Flux HelmRelease (or its "
@@ -110,7 +115,7 @@ def test_m3_a_file_without_rules_is_named(name: str) -> None:
                            "expected node content; Argo CD fails to read argocd-cm)"),
 ])
 def test_t1_wrong_types_are_input_errors(name: str, err: str) -> None:
-    _out, stderr, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=REPROS / "T1")
+    _out, stderr, code = cli("drift", "-f", "vm.yaml", "--against", name, cwd=T1)
     assert (code, stderr) == (3, err + "\n")
 
 
@@ -146,7 +151,7 @@ def test_t1_wrong_types_are_input_errors(name: str, err: str) -> None:
 ])
 def test_malformed_rules_are_exit_3_at_their_line(tmp_path: Path, text: str, err: str) -> None:
     (tmp_path / "r.yaml").write_text(text)
-    (tmp_path / "vm.yaml").write_text((REPROS / "T1" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((T1 / "vm.yaml").read_text())
     _out, stderr, code = cli("drift", "-f", "vm.yaml", "--against", "r.yaml", cwd=tmp_path)
     assert code == 3
     assert stderr.startswith(err) and stderr.count("\n") == 1, stderr
@@ -156,7 +161,7 @@ def test_malformed_rules_are_exit_3_at_their_line(tmp_path: Path, text: str, err
 
 
 def test_h2_against_is_a_regular_file_within_the_limit(tmp_path: Path) -> None:
-    (tmp_path / "vm.yaml").write_text((REPROS / "H2" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((H2 / "vm.yaml").read_text())
     _out, err, code = cli("drift", "-f", "vm.yaml", "--against", "/dev/zero", cwd=tmp_path)
     assert (code, err) == (3, "/dev/zero:1:1: error: cannot read --against file: not a regular file\n")
     os.mkfifo(tmp_path / "fifo")
@@ -270,7 +275,7 @@ def test_managed_fields_managers_say_what_offline_cannot_know(example: str) -> N
 
 
 def test_managed_fields_managers_warn_in_drift(tmp_path: Path) -> None:
-    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((W6 / "vm.yaml").read_text())
     (tmp_path / "cm.yaml").write_text((ARGO / "8-cm-all.yaml").read_text())
     _out, err, code = cli("drift", "-f", "vm.yaml", "--against", "cm.yaml", cwd=tmp_path)
     assert code == 1
@@ -394,7 +399,7 @@ def test_argocd_and_flux_outputs_escape_what_the_other_tool_reads(tmp_path: Path
 
 def test_a_jq_program_that_never_ends_is_skipped_after_argocds_second(tmp_path: Path) -> None:
     """libjq keeps the interpreter: the programs run in a worker that is ended after Argo CD's limit."""
-    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((W6 / "vm.yaml").read_text())
     (tmp_path / "app.yaml").write_text("spec:\n  ignoreDifferences:\n  - group: kubevirt.io\n    kind: VirtualMachine\n"
                                        "    jqPathExpressions: ['def f: f; f', '.metadata, .spec']\n")
     start = time.monotonic()
@@ -458,7 +463,7 @@ def test_hostile_rules_are_read_or_refused_never_crash(value: Any, where: str) -
 def test_flux_leaves_out_a_vm_annotated_drift_detection_disabled(tmp_path: Path) -> None:
     """helm-controller's exclusion selector (its docs' "Ignore annotation"): for Flux only."""
     annotation = "  annotations:\n    helm.toolkit.fluxcd.io/driftDetection: disabled\n"
-    vm = (REPROS / "W6" / "vm.yaml").read_text().replace("  name: fedora-web\n", "  name: fedora-web\n" + annotation)
+    vm = (W6 / "vm.yaml").read_text().replace("  name: fedora-web\n", "  name: fedora-web\n" + annotation)
     (tmp_path / "vm.yaml").write_text(vm)
     (tmp_path / "hr.yaml").write_text("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: a}\n"
                                       "spec:\n  driftDetection: {mode: enabled}\n")
@@ -473,8 +478,8 @@ def test_flux_leaves_out_a_vm_annotated_drift_detection_disabled(tmp_path: Path)
 
 
 def test_rules_in_a_list_as_kubectl_get_prints_them(tmp_path: Path) -> None:
-    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
-    app = (REPROS / "W6" / "glob-group-kind.yaml").read_text().replace("\n", "\n    ")
+    (tmp_path / "vm.yaml").write_text((W6 / "vm.yaml").read_text())
+    app = (W6 / "glob-group-kind.yaml").read_text().replace("\n", "\n    ")
     (tmp_path / "apps.yaml").write_text(f"apiVersion: v1\nkind: List\nitems:\n  - {app}\n")
     out, err, code = cli("drift", "-f", "vm.yaml", "--against", "apps.yaml", cwd=tmp_path)
     assert (code, err) == (0, ""), (tmp_path / "apps.yaml").read_text()
@@ -487,7 +492,7 @@ def test_rules_in_a_list_as_kubectl_get_prints_them(tmp_path: Path) -> None:
 
 
 def test_an_applicationsets_template_rules_are_its_applications(tmp_path: Path) -> None:
-    (tmp_path / "vm.yaml").write_text((REPROS / "W6" / "vm.yaml").read_text())
+    (tmp_path / "vm.yaml").write_text((W6 / "vm.yaml").read_text())
     (tmp_path / "set.yaml").write_text(
         "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: {name: vms}\nspec:\n  template:\n"
         "    metadata: {name: '{{.cluster}}-vms'}\n    spec:\n      ignoreDifferences:\n"

@@ -271,7 +271,7 @@ def test_archive_runs_with_each_python_and_its_c_parser(release: Release, versio
 @pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
 def test_archive_runs_argocd_jq_rules_with_libjq_beside_it(release: Release, version: str) -> None:
     """drift --against an Application with jqPathExpressions: the jq extension of that Python, from the archive."""
-    repro = ROOT / "testdata" / "repros-t5" / "W6"
+    repro = ROOT / "testdata" / "repros-t5" / "W6-against-valid-rules-missed"
     launcher = str(release.unpacked / "kubectl-instancetype")
     done = subprocess.run([release.pythons[version], "-S", "-E", launcher, "drift", "-f", "vm.yaml", "--against",
                            "jq-paths.yaml"], cwd=repro, capture_output=True, text=True, timeout=120)
