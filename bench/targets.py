@@ -291,6 +291,26 @@ def krew_rows(work: Path, example: Path, big: Path, repeat: int, python: Path) -
     return rows, notes
 
 
+def drift_rows(exe: Path, work: Path, repeat: int, template: str, pick: object, vms: int = 8000) -> list[Row]:
+    """drift's rule outputs and --against, each against ``drift -o text`` of the same VMs in the same run:
+    linear like it (issue 30 H3: -o argocd took 136 s for 8,000 VMs where -o text took 4 s)."""
+    path = work / f"drift-{vms}.yaml"
+    one_file(path, vms, 0, template, pick)
+    times = 1 if vms >= 10_000 else repeat
+    text = measure([str(exe), "drift", "-o", "text", "-f", path.name], work, times)
+    rows = []
+    for output in ("argocd", "argocd-cm", "flux"):
+        run = measure([str(exe), "drift", "-o", output, "-f", path.name], work, times)
+        rows.append(Row(f"drift -o {output} of {vms} VMs vs drift -o text", run, text, 1.25))
+    rules = work / f"drift-{vms}-argocd.yaml"
+    with open(rules, "wb") as sink:
+        subprocess.run([str(exe), "drift", "-o", "argocd", "-f", path.name], cwd=work, stdout=sink, check=False)
+    against = measure([str(exe), "drift", "-f", path.name, "--against", rules.name], work, times)
+    rows.append(Row(f"drift --against its -o argocd rules ({vms} VMs, a rule each) vs drift -o text", against,
+                    text, 1.5))
+    return rows
+
+
 def perf_rows(exe: Path, python: Path, repeat: int, template: str, pick: object,
               floor: str) -> tuple[list[Row], list[str]]:
     """Issue 25's rows alone: the cold start, 1000 clean VMs against the floor, and --jobs 2."""
@@ -327,6 +347,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         rows += single_file_rows(exe, python, work, sizes, repeat, template, pick, floor)
         rows.append(jobs_row(exe, work, repeat, template, pick))
         rows.append(restart_row(exe, work, repeat, template, pick))
+        rows += drift_rows(exe, work, repeat, template, pick)
         notes = [cold_start_floor(python, rows[0], work, repeat)]
         if krew:
             big = work / "1000-vms.yaml"

@@ -3,9 +3,11 @@
 
 Each archive holds the ``kubectl-instancetype`` launcher, ``kubectl_complete-instancetype``, LICENSE, a
 zipapp of the package with its pure-Python dependencies vendored (``kubectl_instancetype.pyz``) and the
-C YAML parser (ruamel.yaml.clib's ``_ruamel_yaml`` extension) built for that platform for every supported
-CPython, so that the archive parses as fast as a pip install does and with the same parser (libyaml): the
-tool reads YAML with libyaml only.
+C extensions built for that platform for every supported CPython: the YAML parser (ruamel.yaml.clib's
+``_ruamel_yaml``), so that the archive parses as fast as a pip install does and with the same parser (libyaml):
+the tool reads YAML with libyaml only; and libjq's bindings (the ``jq`` distribution's ``jq`` module), which
+``drift --against`` runs Argo CD's ``jqPathExpressions`` with. Its Linux wheels need glibc 2.28: it is imported
+only when a rule has a jq expression, so an older system loses that alone, with a message.
 
 The zipapp carries one root per supported Python (``py311/``, ``py312/`` …), each with the sources and
 the bytecode compiled by that Python (zipimport reads only ``name.pyc`` beside ``name.py``, so one root
@@ -59,6 +61,13 @@ PLATFORMS: dict[tuple[str, str], tuple[str, ...]] = {
     ("darwin", "arm64"): ("macosx_11_0_arm64", "macosx_10_9_universal2"),
 }
 CLIB = "ruamel.yaml.clib"
+#: The C extensions each archive carries: (distribution, module, extra wheel platform tags by os) — jq's Linux
+#: wheels are manylinux_2_28 only.
+EXTENSIONS: tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...] = (
+    (CLIB, "_ruamel_yaml", {}),
+    ("jq", "jq", {"linux": ("manylinux_2_28_{arch}",)}),
+)
+_WHEEL_ARCH = {"amd64": "x86_64", "arm64": "aarch64"}
 EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip entry can carry: fixed, for reproducible bytes
 MAIN = '''"""Entry point of the zipapp: python3 kubectl_instancetype.pyz render -f vm.yaml.
 
@@ -225,44 +234,50 @@ def clib_version() -> str:
     return metadata.version(CLIB)
 
 
-def fetch_wheel(cache: Path, platform: tuple[str, str], python: str) -> Path:
-    """ruamel.yaml.clib's wheel (the version installed here) for ``platform`` and CPython ``python``: from
-    the cache, else downloaded into it with ``pip download --only-binary :all:``."""
-    clib = clib_version()
-    found = _cached_wheel(cache, platform, python, clib)
+def platform_tags(platform: tuple[str, str], dist: str = CLIB) -> tuple[str, ...]:
+    """The wheel platform tags that fit ``platform`` for ``dist``, best first."""
+    extra = next((more for name, _, more in EXTENSIONS if name == dist), {}).get(platform[0], ())
+    return (*PLATFORMS[platform], *(t.format(arch=_WHEEL_ARCH.get(platform[1], platform[1])) for t in extra))
+
+
+def fetch_wheel(cache: Path, platform: tuple[str, str], python: str, dist: str = CLIB) -> Path:
+    """``dist``'s wheel (the version installed here) for ``platform`` and CPython ``python``: from the cache,
+    else downloaded into it with ``pip download --only-binary :all:``."""
+    clib = metadata.version(dist)
+    found = _cached_wheel(cache, platform, python, clib, dist)
     if found is not None:
         return found
     cache.mkdir(parents=True, exist_ok=True)
     nodot = python.replace(".", "")
     argv = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
             "--implementation", "cp", "--python-version", python, "--abi", f"cp{nodot}", "--dest", str(cache)]
-    for tag in PLATFORMS[platform]:
+    for tag in platform_tags(platform, dist):
         argv += ["--platform", tag]
-    done = subprocess.run([*argv, f"{CLIB}=={clib}"], capture_output=True, text=True, timeout=600)
-    found = _cached_wheel(cache, platform, python, clib)
+    done = subprocess.run([*argv, f"{dist}=={clib}"], capture_output=True, text=True, timeout=600)
+    found = _cached_wheel(cache, platform, python, clib, dist)
     if found is None:
         last = (done.stderr.strip().splitlines() or ["no wheel"])[-1]
-        raise SystemExit(f"error: cannot fetch {CLIB} {clib} for {'/'.join(platform)} CPython {python}: {last}")
+        raise SystemExit(f"error: cannot fetch {dist} {clib} for {'/'.join(platform)} CPython {python}: {last}")
     return found
 
 
-def _cached_wheel(cache: Path, platform: tuple[str, str], python: str, clib: str) -> Path | None:
+def _cached_wheel(cache: Path, platform: tuple[str, str], python: str, clib: str, dist: str = CLIB) -> Path | None:
     nodot = python.replace(".", "")
-    prefix = f"{CLIB.replace('.', '_')}-{clib}-cp{nodot}-cp{nodot}-"
+    prefix = f"{dist.replace('.', '_')}-{clib}-cp{nodot}-cp{nodot}-"
     wheels = sorted(cache.glob(f"{prefix}*.whl"))
-    for tag in PLATFORMS[platform]:
+    for tag in platform_tags(platform, dist):
         for wheel in wheels:
             if tag in wheel.name[len(prefix) : -len(".whl")].split("."):
                 return wheel
     return None
 
 
-def extension(wheel: Path) -> tuple[str, bytes]:
-    """(file name, bytes) of the ``_ruamel_yaml`` extension module in ``wheel``."""
+def extension(wheel: Path, module: str = "_ruamel_yaml") -> tuple[str, bytes]:
+    """(file name, bytes) of the extension module ``module`` in ``wheel``."""
     with zipfile.ZipFile(wheel) as archive:
-        names = [n for n in archive.namelist() if re.fullmatch(r"_ruamel_yaml\.[^/]+\.(so|pyd)", n)]
+        names = [n for n in archive.namelist() if re.fullmatch(rf"{re.escape(module)}\.[^/]+\.(so|pyd)", n)]
         if len(names) != 1:
-            raise SystemExit(f"error: {wheel.name} holds {len(names)} _ruamel_yaml extensions, not 1")
+            raise SystemExit(f"error: {wheel.name} holds {len(names)} {module} extensions, not 1")
         return names[0], archive.read(names[0])
 
 
@@ -278,7 +293,8 @@ def build_archive(out_dir: Path, pyz: Path, platform: tuple[str, str], wheels: P
     archive = out_dir / archive_name(platform)
     members = [("LICENSE", (ROOT / "LICENSE").read_bytes(), 0o644), (ZIPAPP, pyz.read_bytes(), 0o644)]
     members += [(n, (ROOT / "plugins" / n).read_bytes(), 0o755) for n in LAUNCHERS]
-    members += [(*extension(fetch_wheel(wheels, platform, python)), 0o644) for python in pythons]
+    members += [(*extension(fetch_wheel(wheels, platform, python, dist), module), 0o644)
+                for dist, module, _ in EXTENSIONS for python in pythons]
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for name, data, mode in sorted(members):
@@ -357,14 +373,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-url", default=f"{HOMEPAGE}/releases/download",
                         help="an archive's URL is <base-url>/v<version>/<archive name>")
     parser.add_argument("--wheels", type=Path, default=wheel_cache(),
-                        help=f"cache of {CLIB} wheels (default: %(default)s)")
+                        help="cache of the C extensions' wheels (default: %(default)s)")
     parser.add_argument("--python", action="append", default=[], help="an interpreter to compile bytecode with")
-    parser.add_argument("--fetch-only", action="store_true", help=f"only fetch the {CLIB} wheels into the cache")
+    parser.add_argument("--fetch-only", action="store_true", help="only fetch the extensions' wheels into the cache")
     args = parser.parse_args(argv)
     if args.fetch_only:
         for platform in PLATFORMS:
             for python in PARSER_PYTHONS:
-                print(fetch_wheel(args.wheels, platform, python))
+                for dist, _, _ in EXTENSIONS:
+                    print(fetch_wheel(args.wheels, platform, python, dist))
         return 0
     pythons = find_pythons(PYTHONS, tuple(args.python))
     missing = [v for v in PYTHONS if v not in pythons]

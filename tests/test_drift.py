@@ -18,8 +18,10 @@ import pytest
 from conftest import CONFORMANCE, TESTDATA, check_golden, invoke_cli
 
 from kubectl_instancetype.cli.inputs import FILES
-from kubectl_instancetype.gitops.drift import covered, differences, rules_in
+from kubectl_instancetype.gitops.drift import differences, uncovered
+from kubectl_instancetype.gitops.ignore import RuleIndex
 from kubectl_instancetype.gitops.pin import firmware_identity
+from kubectl_instancetype.gitops.rulefiles import rules_of
 from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.pipeline import stored
 from kubectl_instancetype.pipeline.stages import render_stored
@@ -36,7 +38,8 @@ def cli(*args: str, cwd: Path = DRIFT) -> tuple[str, str, int]:
 
 
 @pytest.mark.parametrize(("output", "golden", "status"), [
-    ("text", "drift.txt", 1), ("json", "drift.json", 1), ("argocd", "argocd.yaml", 0), ("flux", "flux.yaml", 0),
+    ("text", "drift.txt", 1), ("json", "drift.json", 1), ("argocd", "argocd.yaml", 0),
+    ("argocd-cm", "argocd-cm.yaml", 0), ("flux", "flux.yaml", 0),
 ])
 def test_drift_outputs(output: str, golden: str, status: int, update_goldens: bool) -> None:
     out, err, code = cli("drift", "vms.yaml", *CATALOG, "-o", output)
@@ -45,7 +48,7 @@ def test_drift_outputs(output: str, golden: str, status: int, update_goldens: bo
 
 
 def test_the_rules_it_prints_cover_all_drift(tmp_path: Path) -> None:
-    for output in ("argocd", "flux"):
+    for output in ("argocd", "flux"):  # one rule per VM: all covered
         rules = tmp_path / f"{output}.yaml"
         rules.write_text(cli("drift", "vms.yaml", *CATALOG, "-o", output)[0])
         out, err, code = cli("drift", "vms.yaml", *CATALOG, "--against", str(rules))
@@ -53,10 +56,17 @@ def test_the_rules_it_prints_cover_all_drift(tmp_path: Path) -> None:
         assert "will drift (10 covered)" in out and "will drift (8 covered)" in out
 
 
+@pytest.mark.parametrize("output", ["argocd", "argocd-cm", "flux"])
+def test_each_rules_output_is_one_document(output: str) -> None:
+    """One YAML document a user can paste or hand to kubectl patch: never a fragment and a ConfigMap in one
+    stream (issue 30)."""
+    out = cli("drift", "vms.yaml", *CATALOG, "-o", output)[0]
+    assert len(load_stream(out, output)) == 1 and "\n---" not in out
+
+
 def test_argocd_cm_form_covers_only_what_every_vm_drifts_in(tmp_path: Path) -> None:
-    docs = [d.data for d in load_stream(cli("drift", "vms.yaml", *CATALOG, "-o", "argocd")[0], "argocd.yaml")]
     configmap = tmp_path / "argocd-cm.yaml"
-    configmap.write_text(json.dumps(docs[1]))
+    configmap.write_text(cli("drift", "vms.yaml", *CATALOG, "-o", "argocd-cm")[0])
     out, err, code = cli("drift", "vms.yaml", *CATALOG, "--against", str(configmap))
     assert (code, err) == (1, "")
     assert "10 fields will drift (8 covered)" in out
@@ -65,10 +75,14 @@ def test_argocd_cm_form_covers_only_what_every_vm_drifts_in(tmp_path: Path) -> N
 
 
 def test_a_rule_for_another_vm_covers_nothing() -> None:
-    application = {"spec": {"ignoreDifferences": [
-        {"group": "kubevirt.io", "kind": "VirtualMachine", "name": "other", "jsonPointers": ["/spec"]}]}}
-    assert rules_in(application, "web", "team-a") == []
-    assert rules_in(application, "other", "team-a") == ["/spec"]
+    text = json.dumps({"spec": {"ignoreDifferences": [
+        {"group": "kubevirt.io", "kind": "VirtualMachine", "name": "other", "jsonPointers": ["/spec"]}]}})
+    found = rules_of(load_stream(text, "app.json")[0])
+    assert found is not None
+    index = RuleIndex.of(found.rules)
+    vm = {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": "web"}}
+    assert index.selecting(vm, "team-a") == []
+    assert index.selecting({**vm, "metadata": {"name": "other"}}, "team-a") == list(found.rules)
 
 
 def test_an_unreadable_rules_file_is_an_input_error() -> None:
@@ -130,7 +144,11 @@ def test_drift_pointers_escape_and_name_leaves() -> None:
              "spec": {"template": {"spec": {"domain": {"machine": {"type": "q35"}}}}}, "status": {"ready": True}}
     found = differences(before, after)
     assert [d.pointer for d in found] == ["/metadata/annotations/a~1b~0c", "/spec/template/spec/domain/machine/type"]
-    assert covered(found[1], ["/spec/template/spec/domain"]) and not covered(found[1], ["/spec/template/spec/dom"])
+    rule = {"group": "kubevirt.io", "kind": "*",
+            "jsonPointers": ["/spec/template/spec/domain", "/spec/template/spec/dom"]}
+    rules = rules_of(load_stream(json.dumps({"spec": {"ignoreDifferences": [rule]}}), "app.json")[0])
+    assert rules is not None
+    assert uncovered(before, after, found, list(rules.rules)) == found[:1]
 
 
 def _ours(case: str) -> dict[str, Any]:

@@ -125,8 +125,9 @@ def test_one_archive_per_platform_with_its_c_parser() -> None:
     for platform in platforms:
         labels = platform["selector"]["matchLabels"]
         assert platform["uri"].endswith(f"-{labels['os']}-{labels['arch']}.tar.gz")
-        parsers = [f["from"] for f in platform["files"] if f["from"].startswith("_ruamel_yaml.")]
-        assert [p.split(".")[1].split("-")[1] for p in parsers] == [v.replace(".", "") for v in build.PARSER_PYTHONS]
+        for module in ("_ruamel_yaml", "jq"):  # the C parser, and libjq for drift's jqPathExpressions
+            found = [f["from"] for f in platform["files"] if f["from"].startswith(f"{module}.")]
+            assert [p.split(".")[1].split("-")[1] for p in found] == [v.replace(".", "") for v in build.PARSER_PYTHONS]
 
 
 def test_launcher_and_build_agree_on_the_pythons() -> None:
@@ -262,6 +263,20 @@ def test_archive_runs_with_each_python_and_its_c_parser(release: Release, versio
              "print(l._CParser is not None, '.pyz' in click.__file__, magic == u.MAGIC_NUMBER)")
     done = subprocess.run([python, "-S", "-E", "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.stdout == "True True True\n", done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(HOST not in [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64")],
+                    reason="krew serves no archive for this platform")
+@pytest.mark.parametrize("version", ["3.11", "3.12", "3.13"])
+def test_archive_runs_argocd_jq_rules_with_libjq_beside_it(release: Release, version: str) -> None:
+    """drift --against an Application with jqPathExpressions: the jq extension of that Python, from the archive."""
+    repro = ROOT / "testdata" / "repros-t5" / "W6-against-valid-rules-missed"
+    launcher = str(release.unpacked / "kubectl-instancetype")
+    done = subprocess.run([release.pythons[version], "-S", "-E", launcher, "drift", "-f", "vm.yaml", "--against",
+                           "jq-paths.yaml"], cwd=repro, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("vm.yaml:3:1: VirtualMachine default/fedora-web: 9 fields will drift (9 covered)\n")
 
 
 @pytest.mark.slow

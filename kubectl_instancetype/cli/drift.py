@@ -8,26 +8,29 @@ from typing import Any
 
 import click
 
-from ..errors import InputError, Location, ToolError
+from ..errors import ToolError
 from ..gitops.drift import (
     MISSING,
     Drift,
     argocd_application,
     argocd_configmap,
-    covered,
     differences,
     flux_drift_detection,
-    rules_in,
+    shared_pointers,
+    uncovered,
 )
+from ..gitops.ignore import RuleIndex
 from ..records import replace
 from ..render import Options, render_each, vm_label
 from ..reporters import Checked, RunResult
-from ..yamlio import dump_json, dump_yaml, dump_yaml_all
+from ..yamlio import dump_json, dump_yaml
 from . import exit_codes_help
+from .against import against_rules, timed_out
+from .jqrun import JqRunner
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
-FORMATS = ("text", "json", "argocd", "flux", "argocd-health")
+FORMATS = ("text", "json", "argocd", "argocd-cm", "flux", "argocd-health")
 
 
 @click.command(epilog=exit_codes_help("drift that no --against rule covers (text and json output)"),
@@ -36,12 +39,14 @@ FORMATS = ("text", "json", "argocd", "flux", "argocd-health")
 @input_options(required=False)
 @catalog_options
 @click.option("-o", "--output", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences and the argocd-cm "
-                   "ConfigMap form; flux: a HelmRelease's spec.driftDetection; argocd-health: the argocd-cm health "
-                   "check for VirtualMachines that reports RestartRequired=True as Degraded (needs no input).")
+              help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences (a merge patch, "
+                   "one rule per VM); argocd-cm: the argocd-cm ConfigMap with what every VM drifts in; flux: a "
+                   "HelmRelease's spec.driftDetection; argocd-health: the argocd-cm health check for VirtualMachines "
+                   "that reports RestartRequired=True as Degraded (needs no input). Each prints one YAML document.")
 @click.option("--against", "against", multiple=True, type=click.Path(dir_okay=False),
               help="An Argo CD Application (or its ignoreDifferences), argocd-cm ConfigMap or Flux HelmRelease whose "
-                   "rules are in use: drift they cover is not reported as uncovered. Repeatable.")
+                   "rules are in use, applied as Argo CD and Flux apply them: drift they cover is not reported as "
+                   "uncovered. A regular file within --max-input-bytes; repeatable.")
 def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str,
           against: tuple[str, ...]) -> None:
     """Show what the cluster will write into each VirtualMachine after kubectl apply.
@@ -56,6 +61,8 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     Examples:
       kubectl instancetype drift -f vms/ -R
       kubectl instancetype drift -f vms/ -R -o argocd > ignore-differences.yaml
+      kubectl patch application vms -n argocd --type merge --patch-file ignore-differences.yaml
+      kubectl instancetype drift -f vms/ -R -o argocd-cm > argocd-cm-patch.yaml
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
       kubectl instancetype drift -o argocd-health > argocd-cm-health.yaml   # RestartRequired shows Degraded
@@ -68,7 +75,9 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
-    rule_docs, problems = _rule_documents(against)
+    rules, notices, problems = against_rules(against, inputs.limits)
+    index = RuleIndex.of(rules)
+    jq = JqRunner()
     loaded = load(inputs, catalogs)
     found_problems: list[ToolError] = [*loaded.problems, *problems]
     from ..pipeline.stages import render_stored
@@ -76,7 +85,7 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
     options = Options(namespace=inputs.namespace, config=loaded.config)
     results: list[dict[str, Any]] = []
     entries: list[tuple[str, str, list[str]]] = []
-    uncovered = 0
+    open_total = 0
     checked: list[Checked] = []  # the VMs looked at, for --summary and JUnit
     for item in render_each(loaded.documents, loaded.catalog, options, render_stored):
         if not item.is_vm or item.document.data.get("kind") != "VirtualMachine":
@@ -89,38 +98,31 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
         meta = vm.get("metadata") or {}
         namespace, name = str(meta.get("namespace") or inputs.namespace), str(meta.get("name") or "")
         found = differences(vm, item.rendered)
-        ignored = [p for doc in rule_docs for p in rules_in(doc, name, namespace)]
-        open_ = [d for d in found if not covered(d, ignored)]
-        uncovered += len(open_)
+        open_ = uncovered(vm, item.rendered, found, index.selecting(item.rendered, namespace), jq)
+        open_total += len(open_)
         entries.append((str(meta.get("namespace") or ""), name, [d.pointer for d in found]))
         results.append({"file": item.document.source, "line": item.document.line, "column": item.document.col,
                         "name": name, "namespace": namespace, "drift": found, "uncovered": open_})
-    status = report(RunResult(tuple(found_problems), tuple(loaded.notices), checked=tuple(checked)),
+    jq.close()
+    notices += timed_out(jq.timed_out, rules)
+    status = report(RunResult(tuple(found_problems), (*loaded.notices, *notices), checked=tuple(checked)),
                     provenance=loaded.provenance)
     _print(output, results, entries)
-    if status == 0 and uncovered and output in ("text", "json"):
+    if status == 0 and open_total and output in ("text", "json"):
         status = 1
     raise SystemExit(status)
 
 
-def _rule_documents(paths: tuple[str, ...]) -> tuple[list[Any], list[InputError]]:
-    from ..yamlio import load_stream
-
-    docs: list[Any] = []
-    problems: list[InputError] = []
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(InputError(f"cannot read --against file: {getattr(exc, 'strerror', None) or exc}",
-                                       Location(path)))
-            continue
-        try:
-            docs.extend(d.data for d in load_stream(text, path))
-        except InputError as exc:
-            problems.append(exc)
-    return docs, problems
+ARGOCD_HEADER = """\
+# spec.ignoreDifferences for the Argo CD Application that syncs these VMs (drift -o argocd).
+# Paste it under the Application's spec, or patch: kubectl patch application NAME -n argocd
+# --type merge --patch-file FILE (a merge patch replaces the whole list: add your own entries here).
+"""
+ARGOCD_CM_HEADER = """\
+# argocd-cm's rule for every VirtualMachine: the fields all these VMs drift in (drift -o argocd-cm).
+# Merge it into argocd-cm: kubectl patch configmap argocd-cm -n argocd --patch-file FILE, or a
+# kustomize patch (kubectl apply would replace argocd-cm's other settings).
+"""
 
 
 def _value(value: Any) -> str:
@@ -140,8 +142,9 @@ def _json_drift(d: Drift, open_: list[Drift]) -> dict[str, Any]:
 
 def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, str, list[str]]]) -> None:
     if output == "argocd":
-        pointers = sorted({p for _, _, ps in entries for p in ps if _shared(p, entries)})
-        click.echo(dump_yaml_all([argocd_application(entries), argocd_configmap(pointers)]), nl=False)
+        click.echo(ARGOCD_HEADER + dump_yaml(argocd_application(entries)), nl=False)
+    elif output == "argocd-cm":
+        click.echo(ARGOCD_CM_HEADER + dump_yaml(argocd_configmap(shared_pointers(entries))), nl=False)
     elif output == "flux":
         click.echo(dump_yaml(flux_drift_detection(entries)), nl=False)
     elif output == "json":
@@ -162,8 +165,3 @@ def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, 
             for d in r["drift"]:
                 mark = "=" if d not in r["uncovered"] else "+" if d.added else "~"
                 click.echo(f"  {mark} {d.pointer}: {_value(d.before) + ' -> ' if not d.added else ''}{_value(d.after)}")
-
-
-def _shared(pointer: str, entries: list[tuple[str, str, list[str]]]) -> bool:
-    """Whether every VM of the run drifts at ``pointer`` (the argocd-cm form applies to all VMs)."""
-    return all(pointer in ps for _, _, ps in entries if ps)

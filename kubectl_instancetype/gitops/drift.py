@@ -11,10 +11,12 @@ is still seen.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..records import dataclass
+from .ignore import JqRun, Rule, normalized, run_jq, value_at
 
 KUBEVIRT_GROUP = "kubevirt.io"
 VM_KIND = "VirtualMachine"
@@ -85,9 +87,16 @@ def _walk(keys: tuple[str | int, ...], before: Any, after: Any) -> Iterator[Drif
         yield Drift(pointer(keys), before, after)
 
 
-def covered(drift: Drift, pointers: Iterable[str]) -> bool:
-    """Whether an ignore rule's pointer covers ``drift`` (the same field or one above it)."""
-    return any(drift.pointer == p or drift.pointer.startswith(p.rstrip("/") + "/") for p in pointers)
+def uncovered(manifest: dict[str, Any], live: dict[str, Any], found: list[Drift], rules: list[Rule],
+              jq: JqRun = run_jq) -> list[Drift]:
+    """The drift in ``found`` that ``rules`` (those that select this VM) leave visible: a field is covered when,
+    both objects normalised as the tool normalises them, their values there agree (both removed)."""
+    if not rules or not found:
+        return found
+    before, after = normalized(manifest, rules, jq), normalized(live, rules, jq)
+    if before is None or after is None:  # a Flux rule with the path "": the object is not compared at all
+        return []
+    return [d for d in found if value_at(before, d.pointer) != value_at(after, d.pointer)]
 
 
 def argocd_application(entries: list[tuple[str, str, list[str]]]) -> dict[str, Any]:
@@ -101,6 +110,17 @@ def argocd_application(entries: list[tuple[str, str, list[str]]]) -> dict[str, A
                 rule["namespace"] = namespace
             rules.append({**rule, "jsonPointers": pointers})
     return {"spec": {"ignoreDifferences": rules}}
+
+
+def shared_pointers(entries: list[tuple[str, str, list[str]]]) -> list[str]:
+    """The pointers every VM of the run that drifts at all drifts in (counted once each: linear in VMs)."""
+    counts: Counter[str] = Counter()
+    drifting = 0
+    for _, _, pointers in entries:
+        if pointers:
+            drifting += 1
+            counts.update(set(pointers))
+    return sorted(p for p, n in counts.items() if n == drifting)
 
 
 def argocd_configmap(pointers: list[str]) -> dict[str, Any]:
@@ -120,47 +140,9 @@ def flux_drift_detection(entries: list[tuple[str, str, list[str]]]) -> dict[str,
     ignore = []
     for namespace, name, pointers in entries:
         if pointers:
-            target = {"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name}
+            # Flux reads each field as an anchored regular expression: a name's dots stand for themselves
+            target = {"group": KUBEVIRT_GROUP, "kind": VM_KIND, "name": name.replace(".", "\\.")}
             if namespace:
                 target["namespace"] = namespace
             ignore.append({"paths": pointers, "target": target})
     return {"spec": {"driftDetection": {"mode": "enabled", "ignore": ignore}}}
-
-
-def rules_in(document: Any, name: str, namespace: str) -> list[str]:
-    """The JSON pointers an Argo CD Application (or its ``ignoreDifferences`` fragment), an ``argocd-cm``
-    ConfigMap or a Flux HelmRelease ignores for the VM ``namespace/name``."""
-    if not isinstance(document, dict):
-        return []
-    out: list[str] = []
-    data = document.get("data")
-    if document.get("kind") == "ConfigMap" and isinstance(data, dict):
-        text = data.get(ARGOCD_CM_KEY)
-        if isinstance(text, str):
-            from ..yamlio import load_stream
-
-            try:
-                parsed = next((d.data for d in load_stream(text, ARGOCD_CM_KEY)), None)
-            except ValueError:
-                parsed = None
-            if isinstance(parsed, dict):
-                out.extend(str(p) for p in parsed.get("jsonPointers") or [])
-        return out
-    spec = document.get("spec") if "spec" in document else document
-    if not isinstance(spec, dict):
-        return out
-    for rule in spec.get("ignoreDifferences") or []:
-        if isinstance(rule, dict) and _targets(rule, name, namespace):
-            out.extend(str(p) for p in rule.get("jsonPointers") or [])
-    detection = spec.get("driftDetection")
-    if isinstance(detection, dict):
-        for rule in detection.get("ignore") or []:
-            if isinstance(rule, dict) and _targets(rule.get("target") or {}, name, namespace):
-                out.extend(str(p) for p in rule.get("paths") or [])
-    return out
-
-
-def _targets(rule: dict[str, Any], name: str, namespace: str) -> bool:
-    """Whether a rule's group/kind/name/namespace selects the VM (an absent selector matches all)."""
-    return (rule.get("group", KUBEVIRT_GROUP) == KUBEVIRT_GROUP and rule.get("kind", VM_KIND) == VM_KIND
-            and rule.get("name", name) == name and rule.get("namespace", namespace) == namespace)
