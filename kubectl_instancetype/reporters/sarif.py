@@ -3,7 +3,8 @@
 One run of the tool ``kubectl-instancetype`` with one rule per kind of finding (each with an id, a short and a
 full description and help); one result per problem (per cause, when KubeVirt refuses a VM with several) and
 per warning, each at its file, line and column. Notes (an instancetype that was not found behind KubeVirt's
-refusal) are related locations of their result. No ``region.snippet`` is written: an empty one makes code
+refusal) are related locations of their result, and said in its message too (code scanning shows only the
+message). No ``region.snippet`` is written: an empty one makes code
 scanning reject the upload.
 """
 
@@ -75,7 +76,7 @@ def _problem(problem: ToolError) -> list[dict[str, Any]]:
     out = []
     for message, where in causes:
         entry: dict[str, Any] = {"ruleId": rule, "ruleIndex": int(rule[3:]) - 1, "level": LEVEL[rule],
-                                 "message": {"text": message}}
+                                 "message": {"text": problem.headline(message)}}
         if where is not None and _has_file(where):
             entry["locations"] = [_physical(where)]
         if related:
