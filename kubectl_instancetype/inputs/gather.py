@@ -8,6 +8,7 @@ problems are values in the returned :class:`Inputs`, never raised.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -387,6 +388,23 @@ def _skipped(doc: Document) -> str:
     return ""
 
 
+def _checked_once(sources: list[Document], request: Request, read: list[Document], found: _Found) -> list[Document]:
+    """The --kubevirt-config CR, checked; what the check says is said once: not when the CR is also an input of
+    ``-f`` checked next (``diff .`` and ``validate -f . --kubevirt-config kubevirt.yaml`` read it twice)."""
+    checking = _Found(validate=found.validate)
+    checked = _checked(sources, JUDGE_ALL, checking)
+    again = {os.path.normpath(doc.source) for doc in read} if request.judge == JUDGE_ALL else set()
+
+    def said_again(location: Location | None) -> bool:
+        return location is not None and os.path.normpath(location.path) in again
+
+    found.notices.extend(n for n in checking.notices if not said_again(n.location))
+    for problem, doc in zip(checking.problems, checking.blamed, strict=True):
+        if not said_again(problem.location):
+            found.fail(problem, doc)
+    return checked
+
+
 def _kubevirt_group(api_version: object) -> bool:
     """A document naming one of KubeVirt's groups is a KubeVirt object even without a kind: kubectl refuses
     it (``Object 'Kind' is missing``) rather than the tool skipping it like other YAML of a repository."""
@@ -404,7 +422,7 @@ def _config(request: Request, reader: Reader, read: list[Document], found: _Foun
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
     sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
     if sources and isinstance(sources[0].data, dict) and "kind" in sources[0].data:  # a CR, not a bare config
-        sources = _checked(sources[:1], JUDGE_ALL, found)
+        sources = _checked_once(sources[:1], request, read, found)
     try:
         documents = list(flatten(read))
     except InputError:  # reported when the documents are checked
