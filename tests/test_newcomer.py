@@ -127,5 +127,6 @@ def test_diff_says_what_a_dumped_kubevirt_cr_gives_once(case: str, expected: str
     files = {name: (CASES / case / name).read_text() for name in ("kv.yaml", "vm.yaml")}
     _committed(tmp_path / "repo", files)
     (tmp_path / "repo" / "vm.yaml").write_text(files["vm.yaml"].replace("u1.medium", "u1.large"))
-    _out, stderr, status = invoke_cli(["diff", "--base", "main", ".", "--kubevirt-config", "kv.yaml"], tmp_path / "repo")
+    args = ["diff", "--base", "main", ".", "--kubevirt-config", "kv.yaml"]
+    _out, stderr, status = invoke_cli(args, tmp_path / "repo")
     assert (stderr, status) == (expected, 1)
