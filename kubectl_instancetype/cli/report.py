@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -19,6 +19,9 @@ from ..inputs import Provenances
 from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
+
+if TYPE_CHECKING:
+    from ..reporters.sarif import Root
 
 
 def report(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
@@ -64,7 +67,7 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
     if fmt == "sarif":
         from ..reporters.sarif import sarif_log
 
-        return sarif_log(result)
+        return sarif_log(result, _sarif_root())
     if fmt == "junit":
         from ..reporters.junit import junit_xml
 
@@ -72,6 +75,22 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
     if fmt == "github":
         return "".join(f"{line}\n" for line in workflow_commands(result))
     return "".join(f"{line}\n" for line in lines(result))
+
+
+def _sarif_root() -> Root:
+    """The repository the tool runs in (the nearest directory up holding ``.git``) and the working directory,
+    for SARIF's repository-relative paths; no repository: paths as given."""
+    from ..reporters.sarif import Root
+
+    cwd = os.getcwd().replace(os.sep, "/")
+    here = os.getcwd()
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return Root(here.replace(os.sep, "/"), cwd)
+        parent = os.path.dirname(here)
+        if parent == here:
+            return Root()
+        here = parent
 
 
 def summary(result: RunResult) -> str:
