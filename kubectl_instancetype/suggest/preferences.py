@@ -174,7 +174,7 @@ def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope
     Only the candidates tied on differences and hints are stripped of what they provide: a render is cheap,
     but a trial renders once per setting.
     """
-    scored: list[tuple[tuple[bool, bool, int, int], Candidate | None]] = []
+    scored: list[tuple[tuple[bool, int, bool, int], Candidate | None]] = []
     for candidate in [None, *candidates]:
         rendered = _render(with_matcher(vm, "preference", candidate), baseline, scope)
         if rendered is not None:
