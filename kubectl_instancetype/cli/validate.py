@@ -34,10 +34,18 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
     """``catalogs`` with the repository's catalog files added when ``on``."""
     if not on:
         return catalogs
-    from .repo import repo_catalogs
+    from .repo import repo_files
 
-    found = repo_catalogs(inputs.filenames, inputs.exclude)
-    return replace(catalogs, catalogs=catalogs.catalogs + found)
+    found = repo_files(inputs.filenames, inputs.exclude)
+    catalogs = replace(catalogs, catalogs=catalogs.catalogs + found.catalogs)
+    if catalogs.kubevirt_config is not None or found.given_crs or not found.kubevirt_crs:
+        return catalogs  # --kubevirt-config (or the config file's) wins, then a CR among the inputs
+    if len(found.kubevirt_crs) > 1:  # one per environment, say: which one the cluster runs is not known
+        click.echo(f"note: --repo-catalog: {len(found.kubevirt_crs)} KubeVirt CRs tracked "
+                   f"({', '.join(found.kubevirt_crs)}): none is read as the cluster's configuration; "
+                   "name one with --kubevirt-config", err=True)
+        return catalogs
+    return replace(catalogs, fallback_config=found.kubevirt_crs[0])  # a CR among the inputs still wins
 
 
 @click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})

@@ -15,7 +15,7 @@ from typing import Any
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
-from ..config import ClusterConfig, config_from
+from ..config import ClusterConfig, config_from, is_kubevirt_cr
 from ..errors import InputError, Location, Notice, ToolError, located
 from ..records import dataclass, field, replace
 from ..schema.registry import GROUPS, split_api_version
@@ -53,6 +53,9 @@ class Request:
     kubevirt_config: str | None = None
     arch: str | None = None
     judge: str = JUDGE_ALL
+    # A KubeVirt CR found elsewhere (the one the repository tracks, --repo-catalog): the configuration when
+    # neither kubevirt_config nor a CR among the -f documents names one.
+    fallback_config: str | None = None
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
@@ -139,7 +142,7 @@ def _expected(request: Request, validate: ValidateOptions) -> tuple[str, Validat
     """How the -f documents will most likely be checked, so that the workers reading them check them too:
     under the release of the flags alone (a KubeVirt CR among the documents may name another; they are then
     checked again). None: no guess (--kubevirt-config is read later, or the flags are refused then)."""
-    if request.judge == JUDGE_NONE or request.kubevirt_config or request.jobs == 1:
+    if request.judge == JUDGE_NONE or request.kubevirt_config or request.fallback_config or request.jobs == 1:
         return None
     try:
         config = config_from(None, (), request.arch, request.kubevirt_version)
@@ -388,6 +391,14 @@ def _skipped(doc: Document) -> str:
     return ""
 
 
+def _holds_cr(read: list[Document]) -> bool:
+    """Whether a KubeVirt CR is among the documents read (a List's items included)."""
+    try:
+        return any(is_kubevirt_cr(doc.data) for doc in flatten(read))
+    except InputError:  # reported when the documents are checked
+        return any(is_kubevirt_cr(doc.data) for doc in read)
+
+
 def _checked_once(sources: list[Document], request: Request, read: list[Document], found: _Found) -> list[Document]:
     """The --kubevirt-config CR, checked; what the check says is said once: not when the CR is also an input of
     ``-f`` checked next (``diff .`` and ``validate -f . --kubevirt-config kubevirt.yaml`` read it twice)."""
@@ -418,8 +429,10 @@ def _used(doc: Document) -> bool:
 
 def _config(request: Request, reader: Reader, read: list[Document], found: _Found) -> ClusterConfig:
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs (``read``, not yet
-    checked); then --arch and --kubevirt-version."""
+    checked), else the fallback; then --arch and --kubevirt-version."""
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
+    if not named and request.fallback_config and not _holds_cr(read):
+        named = (request.fallback_config,)
     sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
     if sources and isinstance(sources[0].data, dict) and "kind" in sources[0].data:  # a CR, not a bare config
         sources = _checked_once(sources[:1], request, read, found)
