@@ -39,7 +39,8 @@ status:
 """
 # v1.5's VM webhook refuses a VM whose instancetype it cannot find; later releases go on without it.
 V15 = ('vms/web.yaml:7:3: error: VirtualMachine default/web: Failure to find instancetype: '
-       'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.meduim" not found (did you mean "u1.medium"?)\n')
+       'virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.meduim" not found '
+       '(did you mean "u1.medium"?)\n')
 NEWEST = ("vms/web.yaml:9:3: error: VirtualMachine default/web: failure checking preference requirements: insufficient "
           "Memory resources of 0 provided by VirtualMachine, preference requires 2Gi\n"
           'vms/web.yaml:7:3: note: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.meduim" not found '

@@ -16,12 +16,11 @@ import re
 import subprocess
 from pathlib import Path
 
-from ..records import dataclass
-
 from ..api.names import INDEXED_KINDS
 from ..errors import InputError, UsageError
 from ..inputs.exclude import excluded
 from ..inputs.sources import Source
+from ..records import dataclass
 from ..yamlio import DEFAULT_LIMITS
 from ..yamlio.load import load_stream
 
