@@ -59,7 +59,9 @@ def repo_files(inputs: tuple[str, ...], exclude: tuple[str, ...]) -> RepoFiles:
         raise UsageError("--repo-catalog: not in a git repository")
     root, here = Path(top.stdout.strip()), Path.cwd().resolve()
     given = {Path(p).resolve() for p in inputs if p != "-"}
-    found, crs, given_crs = [], [], []
+    found: list[str] = []
+    crs: list[str] = []
+    given_crs: list[str] = []
     for name in sorted(n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n):
         path = root / name
         kinds = _kinds(path)
