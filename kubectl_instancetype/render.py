@@ -65,8 +65,14 @@ class Result:
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:
+    """``VirtualMachine ns/name``, or ``VirtualMachinePool ns/name`` for a pool (a pool is no VM: reports and
+    summaries count it as what it is)."""
     meta = vm.get("metadata") or {}
-    return f"VirtualMachine {meta.get('namespace') or namespace}/{meta.get('name')}"
+    kind = POOL if vm.get("kind") == POOL else "VirtualMachine"
+    return f"{kind} {meta.get('namespace') or namespace}/{meta.get('name')}"
+
+
+POOL = "VirtualMachinePool"
 
 
 def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
