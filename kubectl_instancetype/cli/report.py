@@ -33,7 +33,10 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
     """
     from .common import report_settings
 
+    from ..reporters.hints import hinted
+
     settings = report_settings()
+    result = hinted(result)
     if provenance is not None and provenance.entries:
         result = _relocated(result, provenance)
     if settings.get("quiet"):

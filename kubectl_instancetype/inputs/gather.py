@@ -22,6 +22,7 @@ from ..schema.registry import GROUPS, split_api_version
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
+from .duplicates import duplicates
 from .exclude import excluded
 from .lists import flatten
 from .provenance import Provenances
@@ -112,6 +113,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     documents = _checked(list(given), request.judge, found)
     ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
     documents += _checked(read, request.judge, found, request.jobs, ahead)
+    found.notices.extend(duplicates(documents, request.namespace))
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
@@ -194,7 +196,7 @@ def _read_one(source: Source, limits: Limits, reader: Reader) -> _Read:
         refuse_json_trailing_comma(text.text, source.display)
         return list(load_stream(text.text, source.display, limits)), text.warning
     except InputError as exc:
-        return with_template_hint(exc, content), None
+        return with_tab_hint(with_template_hint(exc, content), content), None
 
 
 def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs: int,
@@ -247,6 +249,22 @@ def with_template_hint(exc: InputError, text: str) -> InputError:
     if "{{" not in text or "}}" not in text:
         return exc
     return InputError(exc.message + TEMPLATE_HINT, exc.location)
+
+
+TAB_HINT = " (a tab: YAML indents with spaces only)"
+
+
+def with_tab_hint(exc: InputError, text: str) -> InputError:
+    """``exc`` with a hint when the YAML syntax error points at a tab (libyaml: "found character that cannot
+    start any token", which does not say which character)."""
+    where = exc.location
+    if where is None or not exc.message.startswith("YAML syntax error") or "\t" not in text:
+        return exc
+    lines = text.split("\n", where.line)
+    line = lines[where.line - 1] if len(lines) >= where.line else ""
+    if where.col - 1 < len(line) and line[where.col - 1] == "\t":
+        return InputError(exc.message + TAB_HINT, where)
+    return exc
 
 
 def refuse_json_trailing_comma(text: str, path: str) -> None:
