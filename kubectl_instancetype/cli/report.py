@@ -31,9 +31,8 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
     ``provenance`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
     annotations): problems in those objects are reported there instead of on ``<stdin>``.
     """
-    from .common import report_settings
-
     from ..reporters.hints import hinted
+    from .common import report_settings
 
     settings = report_settings()
     result = hinted(result)
