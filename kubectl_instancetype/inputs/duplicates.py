@@ -24,9 +24,9 @@ def duplicates(documents: Iterable[Document], namespace: str) -> list[Notice]:
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str) or data["kind"] not in KINDS:
             continue
         meta = data.get("metadata")
-        name = meta.get("name") if isinstance(meta, dict) else None
-        if not isinstance(name, str) or not name:
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
             continue
+        name: str = meta["name"]
         key = (str(data["kind"]), str(meta.get("namespace") or namespace), name)
         earlier = first.setdefault(key, doc)
         if earlier is not doc:
