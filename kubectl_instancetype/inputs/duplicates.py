@@ -29,7 +29,7 @@ def duplicates(documents: Iterable[Document], namespace: str) -> list[Notice]:
         name: str = meta["name"]
         key = (str(data["kind"]), str(meta.get("namespace") or namespace), name)
         earlier = first.setdefault(key, doc)
-        if earlier is not doc:
+        if earlier is not doc and earlier.location != doc.location:  # a file given twice is one definition
             out.append(Notice(f"{key[0]} {key[1]}/{name} is also defined at {earlier.location}: applied together, "
                               "the later one replaces the earlier (kubectl apply keeps the last it sends)",
                               doc.location))
