@@ -116,7 +116,17 @@ def test_the_default_check_is_the_read_only_validate(repo: Path, tmp_path: Path)
     done = step("check", repo, runner_env(tmp_path, paths="vms"))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert before == {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
-    assert action()["inputs"]["check"]["default"] == "validate"
+    assert action()["inputs"]["check"]["default"] == ""  # validate, unless output-dir names rendered files
+
+
+@pytest.mark.slow
+def test_output_dir_means_render_check(repo: Path, tmp_path: Path) -> None:
+    """output-dir only makes sense with render --check: given alone it chooses it (as before check existed);
+    with check validate it is a mistake, said as one."""
+    done = step("check", repo, runner_env(tmp_path, paths="vms", output_dir="rendered"))
+    assert done.returncode == 1 and "rendered" in done.stdout + done.stderr  # not there yet
+    both = step("check", repo, runner_env(tmp_path, paths="vms", output_dir="rendered", check="validate"))
+    assert both.returncode == 2 and "output-dir is for check render-check" in both.stderr
 
 
 @pytest.mark.slow
