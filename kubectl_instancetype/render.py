@@ -65,14 +65,8 @@ class Result:
 
 
 def vm_label(vm: dict[str, Any], namespace: str) -> str:
-    """``VirtualMachine ns/name``, or ``VirtualMachinePool ns/name`` for a pool (a pool is no VM: reports and
-    summaries count it as what it is)."""
     meta = vm.get("metadata") or {}
-    kind = POOL if vm.get("kind") == POOL else "VirtualMachine"
-    return f"{kind} {meta.get('namespace') or namespace}/{meta.get('name')}"
-
-
-POOL = "VirtualMachinePool"
+    return f"VirtualMachine {meta.get('namespace') or namespace}/{meta.get('name')}"
 
 
 def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:

@@ -108,10 +108,7 @@ def summary(result: RunResult) -> str:
     files = read if isinstance(read, int) else len({c.file for c in result.checked} | broken)
     refused = sum(c.problem is not None for c in result.checked)
     warnings = sum(n.severity == "warning" for n in result.notices)
-    pools = sum(c.name.startswith("VirtualMachinePool ") for c in result.checked)  # counted as what they are
-    objects = _count(vms - pools, "VM") if not pools else \
-        " and ".join(([_count(vms - pools, "VM")] if vms > pools else []) + [_count(pools, "pool")])
-    line = (f"{objects} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
+    line = (f"{_count(vms, 'VM')} in {_count(files, 'file')}: {vms - refused} rendered, {refused} refused, "
             f"{_count(warnings, 'warning')}")
     return f"{line}, {_count(len(broken), 'file')} in error" if broken else line
 
