@@ -81,3 +81,23 @@ def test_of_several_tracked_crs_none_is_chosen(repo: Path) -> None:
     assert invoke_cli(["validate", "vms/web.yaml", "--repo-catalog"], repo) == ("", note + NEWEST, 1)
     excluded = ["validate", "vms/web.yaml", "--repo-catalog", "--exclude", "staging.yaml"]
     assert invoke_cli(excluded, repo) == ("", V15, 1)
+
+
+def test_only_the_repositorys_own_regular_files_are_read(repo: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tracked link out of the repository is not followed; a FIFO where a tracked file was is not opened
+    (it would block): neither is a CR."""
+    import os
+
+    from kubectl_instancetype.cli.repo import repo_kubevirt_crs
+
+    (tmp_path / "elsewhere.yaml").write_text(CR)
+    (repo / "linked.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    (repo / "fifo.yaml").write_text("")
+    git(repo, "add", "-A")
+    (repo / "fifo.yaml").unlink()
+    os.mkfifo(repo / "fifo.yaml")
+    monkeypatch.chdir(repo)
+    assert repo_kubevirt_crs(("vms/web.yaml",), ()) == (("cluster/kubevirt.yaml",), ())
+    assert repo_kubevirt_crs(("cluster/kubevirt.yaml",), ()) == ((), ("cluster/kubevirt.yaml",))
+    assert repo_kubevirt_crs((), ("kubevirt.yaml",)) == ((), ())

@@ -5,14 +5,15 @@ found". With ``--repo-catalog`` every file git tracks (YAML or JSON) that holds 
 (instancetypes, preferences, ControllerRevisions, storage objects) is read as a catalog. Files that do not
 parse (a Helm template) or are left out by ``--exclude`` are passed over: they are not what is checked.
 
-A KubeVirt CR tracked in the repository is the cluster's configuration (its feature gates, its release in
-``status.observedKubeVirtVersion``) when nothing else names one (``--kubevirt-config``, the config file, a CR
-among the inputs): when the repository holds one only; of several, none is chosen (a note says so).
+A KubeVirt CR tracked in the repository (:func:`repo_kubevirt_crs`) is the cluster's configuration (its feature
+gates, its release in ``status.observedKubeVirtVersion``) when nothing else names one.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import subprocess
 from pathlib import Path
 
@@ -20,35 +21,17 @@ from ..api.names import INDEXED_KINDS
 from ..errors import InputError, UsageError
 from ..inputs.exclude import excluded
 from ..inputs.sources import Source
-from ..records import dataclass
 from ..yamlio import DEFAULT_LIMITS
 from ..yamlio.load import load_stream
 
 SUFFIXES = (".yaml", ".yml", ".json")
 _KINDS = "|".join(sorted(INDEXED_KINDS))
-_KIND = re.compile(rf"""["']?kind["']?\s*:\s*["']?({_KINDS}|KubeVirt)\b""")
-KUBEVIRT = "KubeVirt"
-
-
-@dataclass(frozen=True)
-class RepoFiles:
-    """What ``--repo-catalog`` found: the catalog files, and the tracked files holding a KubeVirt CR (those
-    among the inputs too), as paths relative to the working directory."""
-
-    catalogs: tuple[str, ...] = ()
-    kubevirt_crs: tuple[str, ...] = ()
-    given_crs: tuple[str, ...] = ()  # the KubeVirt CRs among the inputs
+_KIND = re.compile(rf"""["']?kind["']?\s*:\s*["']?({_KINDS})\b""")
 
 
 def repo_catalogs(inputs: tuple[str, ...], exclude: tuple[str, ...]) -> tuple[str, ...]:
     """The tracked files of the repository of the working directory that hold catalog or support objects,
     as paths relative to the working directory (the ``inputs`` themselves left out: they are read anyway)."""
-    return repo_files(inputs, exclude).catalogs
-
-
-def repo_files(inputs: tuple[str, ...], exclude: tuple[str, ...]) -> RepoFiles:
-    """The tracked files of the repository of the working directory that hold catalog or support objects, and
-    those that hold a KubeVirt CR, in one reading."""
     try:
         done = subprocess.run(["git", "ls-files", "-z", "--full-name", "--", *(f"*{s}" for s in SUFFIXES)],
                               capture_output=True, check=False)
@@ -59,22 +42,16 @@ def repo_files(inputs: tuple[str, ...], exclude: tuple[str, ...]) -> RepoFiles:
         raise UsageError("--repo-catalog: not in a git repository")
     root, here = Path(top.stdout.strip()), Path.cwd().resolve()
     given = {Path(p).resolve() for p in inputs if p != "-"}
-    found: list[str] = []
-    crs: list[str] = []
-    given_crs: list[str] = []
+    found = []
     for name in sorted(n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n):
         path = root / name
-        kinds = _kinds(path)
-        if not kinds:
+        if path.resolve() in given or not _holds_catalog(path):
             continue
         display = _relative(path, here)
         if excluded(Source(name, display), exclude):  # patterns match the path from the repository root
             continue
-        if KUBEVIRT in kinds:
-            (given_crs if path.resolve() in given else crs).append(display)
-        if kinds - {KUBEVIRT} and path.resolve() not in given:
-            found.append(display)
-    return RepoFiles(tuple(found), tuple(crs), tuple(given_crs))
+        found.append(display)
+    return tuple(found)
 
 
 def _relative(path: Path, here: Path) -> str:
@@ -84,18 +61,78 @@ def _relative(path: Path, here: Path) -> str:
         return str(path)
 
 
-def _kinds(path: Path) -> set[str]:
-    """The kinds a render looks up (and KubeVirt) that ``path`` names, when it parses (a template that does not
-    is passed over): none for a file to pass over."""
+def _holds_catalog(path: Path) -> bool:
+    """Whether ``path`` names a kind a render looks up and parses (a template that does not is passed over)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return set()
-    kinds = {match[1] for match in _KIND.finditer(text)}
-    if not kinds:
-        return kinds
+        return False
+    if not _KIND.search(text):
+        return False
     try:
         load_stream(text, str(path), DEFAULT_LIMITS)
     except InputError:
-        return set()
-    return kinds
+        return False
+    return True
+
+
+_KUBEVIRT_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?KubeVirt\b""")
+
+
+def repo_kubevirt_crs(inputs: tuple[str, ...], exclude: tuple[str, ...],
+                      max_bytes: int = DEFAULT_LIMITS.max_bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tracked files of the repository of the working directory that hold a KubeVirt CR, as paths
+    relative to the working directory: those that are not among ``inputs``, and those that are.
+
+    Read as the catalogs are, bounded: a file ``--exclude`` leaves out is not opened, only regular files of
+    the repository are (a tracked link out of it, a FIFO or a device is passed over), at most ``max_bytes``."""
+    try:
+        done = subprocess.run(["git", "ls-files", "-z", "--full-name", "--", *(f"*{s}" for s in SUFFIXES)],
+                              capture_output=True, check=False)
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise UsageError(f"--repo-catalog: cannot run git: {exc.strerror or exc}") from None
+    if done.returncode != 0 or top.returncode != 0:
+        raise UsageError("--repo-catalog: not in a git repository")
+    root, here = Path(top.stdout.strip()).resolve(), Path.cwd().resolve()
+    given = {Path(p).resolve() for p in inputs if p != "-"}
+    others: list[str] = []
+    among: list[str] = []
+    for name in sorted(n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n):
+        path = root / name
+        display = _relative(path, here)
+        if excluded(Source(name, display), exclude):
+            continue
+        real = _regular_file_of(path, root)
+        if real is not None and _holds_kubevirt_cr(real, max_bytes):
+            (among if real in given else others).append(display)
+    return tuple(others), tuple(among)
+
+
+def _regular_file_of(path: Path, root: Path) -> Path | None:
+    """The regular file ``path`` is, inside the repository; None for a link out of it, a FIFO, a device."""
+    try:
+        real = path.resolve(strict=True)
+        return real if real.is_relative_to(root) and stat.S_ISREG(os.stat(real).st_mode) else None
+    except (OSError, RuntimeError):  # a dangling link, a loop
+        return None
+
+
+def _holds_kubevirt_cr(path: Path, max_bytes: int) -> bool:
+    """Whether ``path`` (at most ``max_bytes`` of it) parses and holds a KubeVirt CR."""
+    from ..config import is_kubevirt_cr
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            return False
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not _KUBEVIRT_KIND.search(text):
+        return False
+    try:
+        return any(is_kubevirt_cr(doc.data) for doc in load_stream(text, str(path), DEFAULT_LIMITS))
+    except InputError:
+        return False

@@ -20,9 +20,6 @@ from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
 
-if TYPE_CHECKING:
-    from ..reporters.sarif import Root
-
 
 def report(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
            provenance: Provenances | None = None) -> int:
@@ -77,6 +74,10 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
     if fmt == "github":
         return "".join(f"{line}\n" for line in workflow_commands(result))
     return "".join(f"{line}\n" for line in lines(result))
+
+
+if TYPE_CHECKING:
+    from ..reporters.sarif import Root
 
 
 def _sarif_root() -> Root:

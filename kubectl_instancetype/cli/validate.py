@@ -34,18 +34,27 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
     """``catalogs`` with the repository's catalog files added when ``on``."""
     if not on:
         return catalogs
-    from .repo import repo_files
+    from .repo import repo_catalogs
 
-    found = repo_files(inputs.filenames, inputs.exclude)
-    catalogs = replace(catalogs, catalogs=catalogs.catalogs + found.catalogs)
-    if catalogs.kubevirt_config is not None or found.given_crs or not found.kubevirt_crs:
-        return catalogs  # --kubevirt-config (or the config file's) wins, then a CR among the inputs
-    if len(found.kubevirt_crs) > 1:  # one per environment, say: which one the cluster runs is not known
-        click.echo(f"note: --repo-catalog: {len(found.kubevirt_crs)} KubeVirt CRs tracked "
-                   f"({', '.join(found.kubevirt_crs)}): none is read as the cluster's configuration; "
-                   "name one with --kubevirt-config", err=True)
+    found = repo_catalogs(inputs.filenames, inputs.exclude)
+    return replace(catalogs, catalogs=catalogs.catalogs + found)
+
+
+def with_tracked_kubevirt_cr(inputs: InputOptions, catalogs: CatalogOptions, on: bool) -> CatalogOptions:
+    """``catalogs`` with the KubeVirt CR the repository tracks as the fallback configuration, when ``on`` and
+    nothing else names one (``--kubevirt-config`` or the config file's wins, then a CR among the inputs)."""
+    if not on or catalogs.kubevirt_config is not None:
         return catalogs
-    return replace(catalogs, fallback_config=found.kubevirt_crs[0])  # a CR among the inputs still wins
+    from .repo import repo_kubevirt_crs
+
+    others, among = repo_kubevirt_crs(inputs.filenames, inputs.exclude, inputs.limits.max_bytes)
+    if among or not others:
+        return catalogs
+    if len(others) > 1:  # one per environment, say: which one the cluster runs is not known
+        click.echo(f"note: --repo-catalog: {len(others)} KubeVirt CRs tracked ({', '.join(others)}): none is read "
+                   "as the cluster's configuration; name one with --kubevirt-config", err=True)
+        return catalogs
+    return replace(catalogs, fallback_config=others[0])  # a CR among the inputs (untracked) still wins
 
 
 @click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,6 +86,7 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)
+    catalogs = with_tracked_kubevirt_cr(inputs, catalogs, repo_catalog)
     loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)
