@@ -4,9 +4,6 @@ pre-commit passes only the changed files, so an instancetype kept in an unchange
 found". With ``--repo-catalog`` every file git tracks (YAML or JSON) that holds an object a render looks up
 (instancetypes, preferences, ControllerRevisions, storage objects) is read as a catalog. Files that do not
 parse (a Helm template) or are left out by ``--exclude`` are passed over: they are not what is checked.
-
-A KubeVirt CR tracked in the repository (:func:`repo_kubevirt_crs`) is the cluster's configuration (its feature
-gates, its release in ``status.observedKubeVirtVersion``) when nothing else names one.
 """
 
 from __future__ import annotations
@@ -82,7 +79,9 @@ _KUBEVIRT_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?KubeVirt\b""")
 def repo_kubevirt_crs(inputs: tuple[str, ...], exclude: tuple[str, ...],
                       max_bytes: int = DEFAULT_LIMITS.max_bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The tracked files of the repository of the working directory that hold a KubeVirt CR, as paths
-    relative to the working directory: those that are not among ``inputs``, and those that are.
+    relative to the working directory: those that are not among ``inputs``, and those that are. The one CR
+    tracked is the cluster's configuration (feature gates, the release in ``status.observedKubeVirtVersion``)
+    when nothing else names one.
 
     Read as the catalogs are, bounded: a file ``--exclude`` leaves out is not opened, only regular files of
     the repository are (a tracked link out of it, a FIFO or a device is passed over), at most ``max_bytes``."""
