@@ -87,6 +87,9 @@ def test_diff_names_the_instancetype_and_preference_inferred_from_a_volume(tmp_p
     stdout, _err, status = invoke_cli(["diff", "vm.yaml", "--format", "markdown"], repo)
     assert status == 1
     assert "| `default/fedora` | u1.medium → u1.large | fedora | 1 → 2 | 4Gi → 8Gi | changed (catalog) |\n" in stdout
+    # -o/--output, as every command that prints spells it: the same option
+    assert invoke_cli(["diff", "vm.yaml", "-o", "markdown"], repo) == (stdout, _err, status)
+    assert invoke_cli(["diff", "vm.yaml", "--output", "markdown"], repo) == (stdout, _err, status)
 
 
 @pytest.mark.parametrize("command", ["render", "validate", "diff", "suggest", "krm"])
