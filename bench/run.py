@@ -6,6 +6,7 @@
     python bench/run.py --only-styles --styles flow-devices,indented --style-vms 200 \
         --exe .venv/bin/kubectl-instancetype
     python bench/run.py --only-perf --exe .venv/bin/kubectl-instancetype   # issue 25's three rows
+    python bench/run.py --only-fuller --exe .venv/bin/kubectl-instancetype # issue 30's fuller VM row
 
 The style rows (issue 25) put every editing command (--check, --diff, --write, suggest --write, convert
 --write) on one file of VMs in each YAML style people write (bench/styles.py: devices: {}, indented
@@ -184,6 +185,9 @@ def main() -> int:
                              "and 10,000 VMs in 1,000 files with --jobs 2 against --jobs 1")
     parser.add_argument("--only-restart", action="store_true",
                         help="print issue 31's row alone: a 400-VM pull request, diff --restart-impact against diff")
+    parser.add_argument("--only-fuller", action="store_true",
+                        help="print issue 30's row alone: 1000 fuller VMs (cloud-init, two disks, an interface, "
+                             "labels and comments) in one file against ruamel's C load + dump")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -194,6 +198,9 @@ def main() -> int:
         rows, notes = [], []
         if args.only_restart:
             rows, notes = targets.restart_rows(exe, args.repeat, VM_TEMPLATE, pick)
+            args.styles = ""
+        elif args.only_fuller:
+            rows = targets.fuller_rows(exe, python, args.repeat, pick, FLOOR)
             args.styles = ""
         elif args.only_perf:
             rows, notes = targets.perf_rows(exe, python, args.repeat, VM_TEMPLATE, pick, FLOOR)

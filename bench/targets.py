@@ -337,6 +337,115 @@ def restart_rows(exe: Path, repeat: int, template: str, pick: object) -> tuple[l
         return [restart_row(exe, Path(tmp), repeat, template, pick)], []
 
 
+# Issue 30: the VM users write, fuller than run.py's VM_TEMPLATE (examples/vm.yaml grown the way a team grows it):
+# labels and annotations, comments, two disks (the container disk and a data volume) and a cloud-init disk, an
+# interface with its network, and a cloud-init of a dozen lines.
+FULLER_VM = """\
+# VM {i} of team {team}: a web server, managed in git and expanded by kubectl-instancetype
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: web-{i}
+  namespace: team-{team}
+  labels:
+    app.kubernetes.io/name: web
+    app.kubernetes.io/part-of: shop-{team}
+    app.kubernetes.io/managed-by: argocd
+    environment: production
+  annotations:
+    description: "Web front end {i}, see the runbook"
+    vm.kubevirt.io/os: fedora
+spec:
+  runStrategy: Always  # always on
+  instancetype:
+    name: {it}  # size: bump it to scale up
+  preference:
+    name: {pref}
+  dataVolumeTemplates:
+  - metadata:
+      name: web-{i}-data
+    spec:
+      storage:
+        resources:
+          requests:
+            storage: 20Gi
+      source:
+        blank: {{}}
+  template:
+    metadata:
+      labels:
+        kubevirt.io/domain: web-{i}
+        app.kubernetes.io/name: web
+    spec:
+      domain:
+        devices:
+          disks:
+          - name: rootdisk  # the OS
+            bootOrder: 1
+            disk:
+              bus: virtio
+          - name: datadisk  # the site's files
+            disk:
+              bus: virtio
+          - name: cloudinitdisk
+            disk:
+              bus: virtio
+          interfaces:
+          - name: default
+            masquerade: {{}}
+            ports:
+            - name: http
+              port: 80
+            - name: https
+              port: 443
+      networks:
+      - name: default
+        pod: {{}}
+      volumes:
+      - name: rootdisk
+        containerDisk:
+          image: quay.io/containerdisks/fedora:41
+      - name: datadisk
+        dataVolume:
+          name: web-{i}-data
+      - name: cloudinitdisk
+        cloudInitNoCloud:
+          userData: |
+            #cloud-config
+            hostname: web-{i}
+            user: fedora
+            password: fedora
+            chpasswd: {{ expire: False }}
+            ssh_authorized_keys:
+              - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExampleKeyForTheBenchmark team-{team}@example.com
+            packages:
+              - nginx
+              - git
+            runcmd:
+              - systemctl enable --now nginx
+              - git clone https://git.example.com/team-{team}/site.git /usr/share/nginx/html
+"""
+
+
+def fuller_row(exe: Path, python: Path, work: Path, repeat: int, pick: object, floor: str,
+               count: int = 1000) -> Row:
+    """Issue 30: ``count`` fuller VMs (:data:`FULLER_VM`) in one file against ruamel's C load + dump of it."""
+    path = work / f"fuller-{count}.yaml"
+    one_file(path, count, 0, FULLER_VM, pick)
+    floor_dir = work / f"floor-fuller-{count}"
+    floor_dir.mkdir(exist_ok=True)
+    (floor_dir / "vms.yaml").write_text(path.read_text())
+    return Row(f"{count} fuller VMs (cloud-init, two disks, an interface, labels, comments) in one file vs "
+               "ruamel's C load + dump", measure([str(exe), "render", "-f", path.name], work, repeat),
+               measure([str(python), "-c", floor, str(floor_dir)], work, repeat), 0.75)
+
+
+def fuller_rows(exe: Path, python: Path, repeat: int, pick: object, floor: str) -> list[Row]:
+    """The fuller VM's row alone, in a directory of its own."""
+    with tempfile.TemporaryDirectory(prefix="kit-bench-fuller-") as tmp:
+        return [fuller_row(exe, python, Path(tmp), repeat, pick, floor)]
+
+
 def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, template: str, pick: object,
              floor: str, krew: bool) -> tuple[list[Row], list[str]]:
     with tempfile.TemporaryDirectory(prefix="kit-bench-targets-") as tmp:
@@ -345,6 +454,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         one_file(example, 1, 0, template, pick)
         rows = [cold_start_row(exe, python, example, repeat)]
         rows += single_file_rows(exe, python, work, sizes, repeat, template, pick, floor)
+        rows.append(fuller_row(exe, python, work, repeat, pick, floor))
         rows.append(jobs_row(exe, work, repeat, template, pick))
         rows.append(restart_row(exe, work, repeat, template, pick))
         rows += drift_rows(exe, work, repeat, template, pick)

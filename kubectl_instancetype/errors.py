@@ -63,6 +63,13 @@ class ToolError(Exception):
         prefix = f"{self.location}: " if self.location else ""
         return one_line(f"{prefix}error: {self.message}")
 
+    def headline(self, message: str | None = None) -> str:
+        """``message`` (default: the error's own), then its notes: the one text a report shows where a note of
+        its own would go unseen (code scanning shows a result's message, not its related locations; a JUnit
+        failure's message, not its body). KubeVirt's words come first, verbatim."""
+        text = self.message if message is None else message
+        return "; ".join((text, *(f"note: {note.message}" for note in self.notes)))
+
     def with_notes(self, notes: tuple[Notice, ...]) -> ToolError:
         """The same error with ``notes`` added after its own."""
         if not notes:

@@ -101,12 +101,64 @@ def step(subcommand: str, repo: Path, environment: dict[str, str]) -> subprocess
 
 @pytest.mark.slow
 def test_check_fails_until_the_files_are_rendered(repo: Path, tmp_path: Path) -> None:
-    environment = runner_env(tmp_path, paths="vms")
+    environment = runner_env(tmp_path, paths="vms", check="render-check")
     first = step("check", repo, environment)
     assert first.returncode == 1 and "vms/web.yaml" in first.stdout + first.stderr
     subprocess.run([str(VENV_BIN / "kubectl-instancetype"), "render", "--write", "-R", "vms"], cwd=repo, check=True)
     again = step("check", repo, environment)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.slow
+def test_the_default_check_is_the_read_only_validate(repo: Path, tmp_path: Path) -> None:
+    """As the README's pre-commit recommendation (instancetype-validate): references stay references."""
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    done = step("check", repo, runner_env(tmp_path, paths="vms"))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert before == {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert action()["inputs"]["check"]["default"] == ""  # validate, unless output-dir names rendered files
+
+
+@pytest.mark.slow
+def test_output_dir_means_render_check(repo: Path, tmp_path: Path) -> None:
+    """output-dir only makes sense with render --check: given alone it chooses it (as before check existed);
+    with check validate it is a mistake, said as one."""
+    done = step("check", repo, runner_env(tmp_path, paths="vms", output_dir="rendered"))
+    assert done.returncode == 1 and "rendered" in done.stdout + done.stderr  # not there yet
+    both = step("check", repo, runner_env(tmp_path, paths="vms", output_dir="rendered", check="validate"))
+    assert both.returncode == 2 and "output-dir is for check render-check" in both.stderr
+
+
+@pytest.mark.slow
+def test_sarif_is_written_for_the_upload_step(repo: Path, tmp_path: Path) -> None:
+    vm = repo / "vms" / "web.yaml"
+    vm.write_text(vm.read_text().replace("name: fedora", "name: no-such-os"))
+    outputs = tmp_path / "github-output"
+    environment = {**runner_env(tmp_path, paths="vms", upload_sarif="true"), "GITHUB_OUTPUT": str(outputs)}
+    done = step("check", repo, environment)
+    assert done.returncode == 1 and "::error file=vms/web.yaml" in done.stderr  # annotations as well
+    sarif = tmp_path / "runner-temp" / "kubectl-instancetype.sarif"
+    assert outputs.read_text() == f"sarif-file={sarif}\n"
+    result = json.loads(sarif.read_text())["runs"][0]["results"][0]
+    location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "vms/web.yaml", "uriBaseId": "%SRCROOT%"}
+    named = step("check", repo, {**environment, "KIT_UPLOAD_SARIF": "false", "KIT_SARIF_FILE": "out.sarif"})
+    assert named.returncode == 1 and json.loads((repo / "out.sarif").read_text())["version"] == "2.1.0"
+
+
+def test_the_upload_step_uploads_what_the_check_wrote() -> None:
+    steps = {step.get("id"): step for step in action()["runs"]["steps"]}
+    upload = steps["upload-sarif"]
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "${{ steps.check.outputs.sarif-file }}"
+    assert "!cancelled()" in upload["if"] and "inputs.upload-sarif == 'true'" in upload["if"]
+
+
+@pytest.mark.slow
+def test_kubevirt_version_is_passed(repo: Path, tmp_path: Path) -> None:
+    assert step("check", repo, runner_env(tmp_path, paths="vms", kubevirt_version="1.7")).returncode == 0
+    unknown = step("check", repo, runner_env(tmp_path, paths="vms", kubevirt_version="0.9"))
+    assert unknown.returncode == 2 and "0.9" in unknown.stderr
 
 
 @pytest.mark.slow
@@ -156,12 +208,14 @@ def test_check_passes_each_input_as_its_option(repo: Path, tmp_path: Path) -> No
 @pytest.mark.parametrize(("name", "value"), [
     ("paths", "--write"), ("paths", "vms --write"), ("catalogs", "--write"), ("catalogs", "* --write"),
     ("kubevirt_config", "--write"), ("namespace", "--write"), ("arch", "--write"), ("output_dir", "-w"),
-    ("builtin_catalog", "false --write"), ("require_up_to_date", "--write"),
+    ("builtin_catalog", "false --write"), ("require_up_to_date", "--write"), ("check", "--write"),
+    ("kubevirt_version", "--write"), ("upload_sarif", "--write"),
 ])
 def test_inputs_never_become_options(name: str, value: str, repo: Path, tmp_path: Path) -> None:
-    """An input that looks like an option stays a value: nothing is written, the check fails."""
+    """An input that looks like an option stays a value: nothing is written, the check fails (render --check, where
+    output-dir is used)."""
     before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
-    done = step("check", repo, runner_env(tmp_path, **{"paths": "vms", name: value}))
+    done = step("check", repo, runner_env(tmp_path, **{"paths": "vms", "check": "render-check", name: value}))
     assert done.returncode != 0
     after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file() and ".git" not in p.parts}
     assert after == before

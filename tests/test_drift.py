@@ -226,3 +226,24 @@ def test_what_drifts_depends_on_the_release(version: str, present: list[str], ab
     pointers = [d["pointer"] for d in json.loads(out)[0]["drift"]]
     assert all(p in pointers for p in present), pointers
     assert not any(p in pointers for p in absent), pointers
+
+
+def test_pinned_keys_go_where_kubectl_shows_them() -> None:
+    """kubectl get -o yaml sorts keys (go-yaml's order); a pinned key goes before the first key that sorts
+    after it, the keys already there keep their order, and --write is told so (an InPlace mapping)."""
+    from kubectl_instancetype.gitops.pin import pinned
+    from kubectl_instancetype.yamlio.keyorder import InPlace, placed
+
+    vm = {"spec": {"template": {"spec": {"domain": {"memory": {"guest": "1Gi"}, "cpu": {"cores": 1}},
+                                         "volumes": []}}}}
+    stored = {"spec": {"template": {"metadata": {"annotations": {"a": "b"}},
+                                    "spec": {"architecture": "amd64", "volumes": [],
+                                             "domain": {"memory": {"guest": "1Gi"}, "cpu": {"cores": 1},
+                                                        "machine": {"type": "q35"}, "resources": {}}}}}}
+    out = pinned(vm, stored, "default", False)
+    template = out["spec"]["template"]
+    assert list(template) == ["metadata", "spec"] and isinstance(template, InPlace)
+    assert list(template["spec"]) == ["architecture", "domain", "volumes"]
+    assert list(template["spec"]["domain"]) == ["machine", "memory", "cpu", "resources"]
+    assert placed({"b": 1, "d": 2}, InPlace(a=0, b=1, c=0, d=2, e=0)) == ([("a", "b"), ("c", "d")], ["e"])
+    assert placed({"b": 1, "d": 2}, {"a": 0, "b": 1, "d": 2}) == ([], ["a"])  # a render's keys go after

@@ -87,6 +87,9 @@ def test_diff_names_the_instancetype_and_preference_inferred_from_a_volume(tmp_p
     stdout, _err, status = invoke_cli(["diff", "vm.yaml", "--format", "markdown"], repo)
     assert status == 1
     assert "| `default/fedora` | u1.medium → u1.large | fedora | 1 → 2 | 4Gi → 8Gi | changed (catalog) |\n" in stdout
+    # -o/--output, as every command that prints spells it: the same option
+    assert invoke_cli(["diff", "vm.yaml", "-o", "markdown"], repo) == (stdout, _err, status)
+    assert invoke_cli(["diff", "vm.yaml", "--output", "markdown"], repo) == (stdout, _err, status)
 
 
 @pytest.mark.parametrize("command", ["render", "validate", "diff", "suggest", "krm"])
@@ -103,3 +106,30 @@ def test_a_pyproject_that_does_not_parse_is_a_usage_error(tmp_path: Path) -> Non
     assert (status, stdout) == (2, "")
     assert stderr.splitlines()[-1] == ("Error: pyproject.toml:1:27: error: cannot read the config: Expected ']' at "
                                        "the end of a table declaration")
+
+
+def _committed(repo: Path, files: dict[str, str]) -> None:
+    import subprocess
+
+    repo.mkdir()
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "."], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=repo, check=True)
+
+
+@pytest.mark.parametrize(("case", "expected"), [
+    ("kubevirt-cr-dumped", ""),  # virt-operator's own finalizer: nothing to say
+    ("kubevirt-cr-twice-read", 'kv.yaml:8:3: warning: KubeVirt kubevirt/kubevirt: metadata.finalizers: "myfinalizer": '
+                               "prefer a domain-qualified finalizer name to avoid accidental conflicts with other "
+                               "finalizer writers\n"),  # the user's own: once, though both revisions read it twice
+])
+def test_diff_says_what_a_dumped_kubevirt_cr_gives_once(case: str, expected: str, tmp_path: Path) -> None:
+    files = {name: (CASES / case / name).read_text() for name in ("kv.yaml", "vm.yaml")}
+    _committed(tmp_path / "repo", files)
+    (tmp_path / "repo" / "vm.yaml").write_text(files["vm.yaml"].replace("u1.medium", "u1.large"))
+    args = ["diff", "--base", "main", ".", "--kubevirt-config", "kv.yaml"]
+    _out, stderr, status = invoke_cli(args, tmp_path / "repo")
+    assert (stderr, status) == (expected, 1)

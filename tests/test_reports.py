@@ -70,3 +70,25 @@ def test_the_output_file_holds_a_valid_sarif_log(tmp_path: Path) -> None:
     shutil.copytree(CASES / "output-file", tmp_path / "case")
     invoke_cli((CASES / "output-file" / "args").read_text().splitlines(), tmp_path / "case")
     jsonschema.Draft4Validator(SCHEMA).validate(json.loads((tmp_path / "case" / "report.sarif").read_text()))
+
+
+def test_sarif_paths_are_relative_to_the_repository_root(tmp_path: Path) -> None:
+    """Run in a subdirectory of a git checkout, as a workflow's `working-directory: vms` does: code scanning
+    resolves a result's URI against the checkout's root, so it names vms/web.yaml, based on %SRCROOT%."""
+    from conftest import git
+
+    repo = tmp_path / "repo"
+    shutil.copytree(CASES / "misspelt-instancetype", repo / "vms")
+    git(repo, "init", "-q", "-b", "main")
+    out, _err, status = invoke_cli(["validate", "-f", "vm.yaml", "-f", str(repo / "vms" / "vm.yaml"), "-o", "sarif"],
+                                   repo / "vms")
+    log = json.loads(out)
+    jsonschema.Draft4Validator(SCHEMA).validate(log)
+    artifacts = [loc["physicalLocation"]["artifactLocation"] for result in log["runs"][0]["results"]
+                 for loc in result["locations"] + result.get("relatedLocations", [])]
+    assert status == 1 and artifacts and all(a == {"uri": "vms/vm.yaml", "uriBaseId": "%SRCROOT%"} for a in artifacts)
+
+
+def test_sarif_paths_outside_a_repository_stay_as_given(tmp_path: Path) -> None:
+    log, _status = sarif("misspelt-instancetype", tmp_path)
+    assert log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "vm.yaml"}

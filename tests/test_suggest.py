@@ -14,7 +14,7 @@ from kubectl_instancetype.config import ClusterConfig, load_config
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.suggest import APPROXIMATE, EXACT, LEFT_ALONE, NOTHING, Scope, suggest
 from kubectl_instancetype.suggest.candidates import Candidate, tie_break
-from kubectl_instancetype.suggest.hints import Hints
+from kubectl_instancetype.suggest.hints import Hints, declared_os
 from kubectl_instancetype.suggest.instancetypes import without_owned
 from kubectl_instancetype.suggest.proof import counted, memory_read
 from kubectl_instancetype.suggest.tree import MISSING, get
@@ -217,5 +217,34 @@ def test_memory_read_fills_in_only_what_the_webhook_would() -> None:
 def test_a_preference_for_another_architecture_is_never_preferred() -> None:
     fedora_bios = vm({"cpu": {"cores": 1}, "memory": {"guest": "4Gi"}})
     found = suggest(fedora_bios, BUILTIN, Hints(systems=("fedora",)))
-    assert found.preference is None or not found.preference.name.endswith("arm64")
-    assert found.verdict == EXACT  # no preference keeps the BIOS VM as it is; fedora would add EFI
+    assert found.preference is not None and found.preference.name == "fedora"  # not fedora.arm64
+    assert found.verdict == APPROXIMATE  # the OS the VM names, before an exact fit: fedora adds EFI
+
+
+@pytest.mark.parametrize(("system", "expected"), [
+    ("fedora", "fedora"),
+    ("rhel9", "rhel.9"),  # not rhel.7, which differs less from a VM that sets nothing
+    ("rhel9.4", "rhel.9"),
+])
+def test_the_os_the_vm_names_outranks_an_exact_fit(system: str, expected: str) -> None:
+    plain = vm({"cpu": {"cores": 1}, "memory": {"guest": "4Gi"}})
+    found = suggest(plain, BUILTIN, Hints(systems=(system,)))
+    assert found.preference is not None and found.preference.name == expected
+    assert found.verdict in (EXACT, APPROXIMATE)
+
+
+def test_no_preference_only_when_nothing_names_the_os() -> None:
+    plain = vm({"cpu": {"cores": 1}, "memory": {"guest": "4Gi"}})
+    assert suggest(plain, BUILTIN, Hints()).preference is None
+    assert suggest(plain, BUILTIN, Hints(systems=("plan9",))).preference is None  # no preference for it
+
+
+def test_a_preference_says_which_os_it_is_for() -> None:
+    """The ``vm.kubevirt.io/os`` annotation a preference puts on the VMI (common-instancetypes'), else its
+    ``instancetype.kubevirt.io/os-type`` label: a preference of one's own is the OS's too."""
+    hints = Hints(systems=("fedora",))
+    assert hints.score("corp-base", "fedora") == len("fedora")
+    assert hints.score("corp-base", "") == 0
+    assert hints.score("rhel.9", "rhel9") == 0
+    assert declared_os({"annotations": {"vm.kubevirt.io/os": "rhel9"}}, {}) == "rhel9"
+    assert declared_os({}, {"instancetype.kubevirt.io/os-type": "fedora"}) == "fedora"

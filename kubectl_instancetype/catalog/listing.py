@@ -106,8 +106,9 @@ def pick(items: Iterable[Listed], name: str, kind: str | None, namespace: str) -
     return exact[0] if exact else None
 
 
-def row(item: Listed, wide: bool) -> list[str]:
-    """The table cells of one object: NAME, KIND, CPU, MEMORY, CLASS, SOURCE (+ wide columns)."""
+def row(item: Listed, wide: bool, namespaced: bool = False) -> list[str]:
+    """The table cells of one object: NAME, KIND, CPU, MEMORY, CLASS, SOURCE (+ wide columns; NAMESPACE first
+    when ``namespaced``)."""
     spec = item.obj.get("spec") or {}
     instancetype = item.kind in (INSTANCETYPE, CLUSTER_INSTANCETYPE)
     cpu = (spec.get("cpu") or {}).get("guest") if instancetype else None
@@ -117,6 +118,8 @@ def row(item: Listed, wide: bool) -> list[str]:
         annotations = item.obj["metadata"].get("annotations") or {}
         cells = [_cell(item.namespace), *cells, _cell(item.labels.get(HUGEPAGES_LABEL)),
                  _cell(annotations.get(DISPLAY_NAME))]
+    elif namespaced:
+        cells = [_cell(item.namespace), *cells]
     return cells
 
 
@@ -125,8 +128,13 @@ WIDE_HEADERS = ["NAMESPACE", *HEADERS, "HUGEPAGES", "DISPLAY NAME"]
 
 
 def table(items: Iterable[Listed], wide: bool) -> str:
-    """kubectl's table layout: left-aligned columns three spaces apart, the last one unpadded."""
-    rows = [WIDE_HEADERS if wide else HEADERS, *(row(item, wide) for item in items)]
+    """kubectl's table layout: left-aligned columns three spaces apart, the last one unpadded. A NAMESPACE
+    column leads when a namespaced object is listed, as ``kubectl get -A`` prints it (two ``small`` of two
+    namespaces are otherwise two rows alike but for their source)."""
+    items = list(items)
+    namespaced = any(item.namespace for item in items)
+    headers = WIDE_HEADERS if wide else ["NAMESPACE", *HEADERS] if namespaced else HEADERS
+    rows = [headers, *(row(item, wide, namespaced) for item in items)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "".join(
         "   ".join([cell.ljust(width) for cell, width in zip(r, widths, strict=False)] + [r[-1]]).rstrip() + "\n"

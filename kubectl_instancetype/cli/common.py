@@ -32,15 +32,22 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
         _print_version(ctx, _param, value)
 
 
-def common_options() -> list[click.Parameter]:
+# Commands whose standard output is the report and nothing else: their -o/--output is --output-format (every
+# other command that prints has an -o of its own, for what it prints).
+REPORT_ON_STDOUT = frozenset(("validate",))
+
+
+def common_options(report_on_stdout: bool = False) -> list[click.Parameter]:
+    spellings = ["-o", "--output", "--output-format"] if report_on_stdout else ["--output-format"]
     return [
         config_option(),
-        click.Option(["--output-format", "output_format"], type=click.Choice(FORMATS), default="text",
+        click.Option([*spellings, "output_format"], type=click.Choice(FORMATS), default="text",
                      show_default=True, expose_value=False, callback=_keep("format"),
                      help="How problems and warnings are reported: text lines (path:line:col: error: message), "
                           "json (a kubectl-validate style metav1.Status per object, by file), sarif (SARIF 2.1.0 for "
                           "code scanning), junit (JUnit XML) or github (workflow annotations). In --output-file, "
-                          "else on standard error (standard output for validate, which prints nothing else)."),
+                          "else on standard error (standard output for validate, which prints nothing else; there "
+                          "-o/--output is the same option)."),
         click.Option(["--output-file", "output_file"], metavar="FILE", type=click.Path(dir_okay=False),
                      expose_value=False, callback=_keep("file"),
                      help="Write the --output-format report to FILE, - for standard output (the text lines stay on "
@@ -64,7 +71,7 @@ def add_common_options(command: click.Command) -> None:
             add_common_options(sub)
         return
     names = {name for param in command.params for name in param.opts}
-    for option in common_options():
+    for option in common_options(command.name in REPORT_ON_STDOUT):
         if not names & set(option.opts):
             command.params.append(option)
 

@@ -267,8 +267,9 @@ FORMATS = ("json", "markdown", "text")
 @namespace_option()
 @exclude_option
 @catalog_options
-@click.option("--format", "-o", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for a terminal, markdown for a pull-request comment, json for tools.")
+@click.option("-o", "--output", "--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for a terminal, markdown for a pull-request comment, json for tools (--format: the same "
+                   "option).")
 @click.option("--max-comment-chars", "cap", type=click.IntRange(min=1000), default=views.COMMENT_LIMIT,
               show_default=True, help="With --format markdown: the longest comment to print; per-VM diffs that "
                                       "do not fit are left out with a note (the summary table stays whole).")

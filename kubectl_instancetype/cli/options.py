@@ -47,6 +47,7 @@ class CatalogOptions:
     arch: str | None
     accept_removed: bool = False
     kubevirt_version: str | None = None
+    fallback_config: str | None = None  # a KubeVirt CR the repository tracks (--repo-catalog)
 
 
 def assumed_release_text() -> str:
@@ -240,7 +241,7 @@ def request(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Re
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
                    accept_removed=catalogs.accept_removed, validate=inputs.validate,
-                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs)
+                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs, fallback_config=catalogs.fallback_config)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Inputs:

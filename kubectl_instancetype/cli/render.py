@@ -106,9 +106,9 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
     if repo_catalog:
-        from .validate import with_repo_catalog
+        from .validate import with_repo_catalog, with_tracked_kubevirt_cr
 
-        catalogs = with_repo_catalog(inputs, catalogs, True)
+        catalogs = with_tracked_kubevirt_cr(inputs, with_repo_catalog(inputs, catalogs, True), True)
     loaded = load(inputs, catalogs, jobs)
     options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
     seen = Seen(list(loaded.problems), inputs.namespace)

@@ -115,3 +115,67 @@ def _holds_catalog(path: Path, max_bytes: int) -> bool:
     except InputError:
         return False
     return True
+
+
+_KUBEVIRT_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?KubeVirt\b""")
+
+
+def repo_kubevirt_crs(inputs: tuple[str, ...], exclude: tuple[str, ...],
+                      max_bytes: int = DEFAULT_LIMITS.max_bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tracked files of the repository of the working directory that hold a KubeVirt CR, as paths
+    relative to the working directory: those that are not among ``inputs``, and those that are. The one CR
+    tracked is the cluster's configuration (feature gates, the release in ``status.observedKubeVirtVersion``)
+    when nothing else names one.
+
+    Read as the catalogs are, bounded: a file ``--exclude`` leaves out is not opened, only regular files of
+    the repository are (a tracked link out of it, a FIFO or a device is passed over), at most ``max_bytes``."""
+    try:
+        done = subprocess.run(["git", "ls-files", "-z", "--full-name", "--", *(f"*{s}" for s in SUFFIXES)],
+                              capture_output=True, check=False)
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise UsageError(f"--repo-catalog: cannot run git: {exc.strerror or exc}") from None
+    if done.returncode != 0 or top.returncode != 0:
+        raise UsageError("--repo-catalog: not in a git repository")
+    root, here = Path(top.stdout.strip()).resolve(), Path.cwd().resolve()
+    given = {Path(p).resolve() for p in inputs if p != "-"}
+    others: list[str] = []
+    among: list[str] = []
+    for name in sorted(n for n in done.stdout.decode("utf-8", "surrogateescape").split("\0") if n):
+        path = root / name
+        display = _relative(path, here)
+        if excluded(Source(name, display), exclude):
+            continue
+        real = _regular_file_of(path, root)
+        if real is not None and _holds_kubevirt_cr(real, max_bytes):
+            (among if real in given else others).append(display)
+    return tuple(others), tuple(among)
+
+
+def _regular_file_of(path: Path, root: Path) -> Path | None:
+    """The regular file ``path`` is, inside the repository; None for a link out of it, a FIFO, a device."""
+    try:
+        real = path.resolve(strict=True)
+        return real if real.is_relative_to(root) and stat.S_ISREG(os.stat(real).st_mode) else None
+    except (OSError, RuntimeError):  # a dangling link, a loop
+        return None
+
+
+def _holds_kubevirt_cr(path: Path, max_bytes: int) -> bool:
+    """Whether ``path`` (at most ``max_bytes`` of it) parses and holds a KubeVirt CR."""
+    from ..config import is_kubevirt_cr
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            return False
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not _KUBEVIRT_KIND.search(text):
+        return False
+    try:
+        return any(is_kubevirt_cr(doc.data) for doc in load_stream(text, str(path), DEFAULT_LIMITS))
+    except InputError:
+        return False

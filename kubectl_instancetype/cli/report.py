@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -30,9 +30,11 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
     ``provenance`` names the files the objects of standard input came from (kustomize, kpt and Helm say so in
     annotations): problems in those objects are reported there instead of on ``<stdin>``.
     """
+    from ..reporters.hints import hinted
     from .common import report_settings
 
     settings = report_settings()
+    result = hinted(result)
     if provenance is not None and provenance.entries:
         result = _relocated(result, provenance)
     if settings.get("quiet"):
@@ -70,7 +72,7 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
     if fmt == "sarif":
         from ..reporters.sarif import sarif_log
 
-        return sarif_log(result)
+        return sarif_log(result, _sarif_root())
     if fmt == "junit":
         from ..reporters.junit import junit_xml
 
@@ -78,6 +80,26 @@ def formatted(result: RunResult, fmt: str, suite: str) -> str:
     if fmt == "github":
         return "".join(f"{line}\n" for line in workflow_commands(result))
     return "".join(f"{line}\n" for line in lines(result))
+
+
+if TYPE_CHECKING:
+    from ..reporters.sarif import Root
+
+
+def _sarif_root() -> Root:
+    """The repository the tool runs in (the nearest directory up holding ``.git``) and the working directory,
+    for SARIF's repository-relative paths; no repository: paths as given."""
+    from ..reporters.sarif import Root
+
+    cwd = os.getcwd().replace(os.sep, "/")
+    here = os.getcwd()
+    while True:
+        if os.path.exists(os.path.join(here, ".git")):
+            return Root(here.replace(os.sep, "/"), cwd)
+        parent = os.path.dirname(here)
+        if parent == here:
+            return Root()
+        here = parent
 
 
 def summary(result: RunResult) -> str:

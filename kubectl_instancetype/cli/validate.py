@@ -46,6 +46,23 @@ def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) 
     return replace(catalogs, catalogs=catalogs.catalogs + found)
 
 
+def with_tracked_kubevirt_cr(inputs: InputOptions, catalogs: CatalogOptions, on: bool) -> CatalogOptions:
+    """``catalogs`` with the KubeVirt CR the repository tracks as the fallback configuration, when ``on`` and
+    nothing else names one (``--kubevirt-config`` or the config file's wins, then a CR among the inputs)."""
+    if not on or catalogs.kubevirt_config is not None:
+        return catalogs
+    from .repo import repo_kubevirt_crs
+
+    others, among = repo_kubevirt_crs(inputs.filenames, inputs.exclude, inputs.limits.max_bytes)
+    if among or not others:
+        return catalogs
+    if len(others) > 1:  # one per environment, say: which one the cluster runs is not known
+        click.echo(f"note: --repo-catalog: {len(others)} KubeVirt CRs tracked ({', '.join(others)}): none is read "
+                   "as the cluster's configuration; name one with --kubevirt-config", err=True)
+        return catalogs
+    return replace(catalogs, fallback_config=others[0])  # a CR among the inputs (untracked) still wins
+
+
 @click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
 @input_options(required=False)
@@ -75,6 +92,7 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)
+    catalogs = with_tracked_kubevirt_cr(inputs, catalogs, repo_catalog)
     loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)

@@ -19,6 +19,7 @@ from ..api.origin import Origins
 from ..catalog import Catalog
 from ..config import ClusterConfig
 from ..pipeline.stored import ASSIGNED
+from ..yamlio.keyorder import InPlace, sorts_before
 from .drift import MISSING, differences
 
 # uuid5(NAMESPACE_URL, "https://github.com/kubevirt/kubevirt#kubectl-instancetype/firmware"), written out.
@@ -37,13 +38,38 @@ def _keys(pointer: str) -> list[str]:
 
 
 def _set(doc: Any, keys: list[str], value: Any) -> None:
-    node = doc
+    node, parent, step = doc, None, ""
     for key in keys[:-1]:
-        node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+        if isinstance(node, list):
+            node, parent, step = node[int(key)], node, key
+            continue
+        if key not in node:
+            node = _insert(node, key, {}, parent, step)
+        node, parent, step = node[key], node, key
     if isinstance(node, list):
         node[int(keys[-1])] = value
-    else:
+    elif keys[-1] in node:
         node[keys[-1]] = value
+    else:
+        _insert(node, keys[-1], value, parent, step)
+
+
+def _insert(mapping: dict[str, Any], key: str, value: Any, parent: Any, step: str) -> dict[str, Any]:
+    """``mapping`` with a new ``key``, placed where ``kubectl get -o yaml`` shows it: the API server's JSON
+    goes through a map on its way to YAML (sigs.k8s.io/yaml), so its keys come sorted (go-yaml's order). The
+    key goes before the first key that sorts after it (``template.metadata`` before ``spec``, ``architecture``
+    before ``domain``), at the end when none does; the keys already there keep their order. The mapping
+    becomes an :class:`InPlace` one, put in its ``parent`` at ``step``, so that ``--write`` places the key
+    there too (what a render adds goes after the keys already there)."""
+    items = list(mapping.items())
+    at = next((i for i, (k, _) in enumerate(items) if sorts_before(key, k)), len(items))
+    placed = InPlace([*items[:at], (key, value), *items[at:]])
+    if parent is None:  # the document itself: its keys are replaced in place
+        mapping.clear()
+        mapping.update(placed)
+        return mapping
+    parent[int(step) if isinstance(parent, list) else step] = placed
+    return placed
 
 
 def pinned(vm: dict[str, Any], stored: dict[str, Any], namespace: str, pin_firmware: bool) -> dict[str, Any]:

@@ -8,19 +8,21 @@ problems are values in the returned :class:`Inputs`, never raised.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
-from ..config import ClusterConfig, config_from
+from ..config import ClusterConfig, config_from, is_kubevirt_cr
 from ..errors import InputError, Location, Notice, ToolError, located
 from ..records import dataclass, field, replace
 from ..schema.registry import GROUPS, split_api_version
 from ..schema.server import Options as ValidateOptions
 from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
+from .duplicates import duplicates
 from .exclude import excluded
 from .lists import flatten
 from .provenance import Provenances
@@ -52,6 +54,9 @@ class Request:
     kubevirt_config: str | None = None
     arch: str | None = None
     judge: str = JUDGE_ALL
+    # A KubeVirt CR found elsewhere (the one the repository tracks, --repo-catalog): the configuration when
+    # neither kubevirt_config nor a CR among the -f documents names one.
+    fallback_config: str | None = None
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
@@ -108,6 +113,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     documents = _checked(list(given), request.judge, found)
     ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
     documents += _checked(read, request.judge, found, request.jobs, ahead)
+    found.notices.extend(duplicates(documents, request.namespace))
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
@@ -138,7 +144,7 @@ def _expected(request: Request, validate: ValidateOptions) -> tuple[str, Validat
     """How the -f documents will most likely be checked, so that the workers reading them check them too:
     under the release of the flags alone (a KubeVirt CR among the documents may name another; they are then
     checked again). None: no guess (--kubevirt-config is read later, or the flags are refused then)."""
-    if request.judge == JUDGE_NONE or request.kubevirt_config or request.jobs == 1:
+    if request.judge == JUDGE_NONE or request.kubevirt_config or request.fallback_config or request.jobs == 1:
         return None
     try:
         config = config_from(None, (), request.arch, request.kubevirt_version)
@@ -190,7 +196,7 @@ def _read_one(source: Source, limits: Limits, reader: Reader) -> _Read:
         refuse_json_trailing_comma(text.text, source.display)
         return list(load_stream(text.text, source.display, limits)), text.warning
     except InputError as exc:
-        return with_template_hint(exc, content), None
+        return with_tab_hint(with_template_hint(exc, content), content), None
 
 
 def _read_elsewhere(sources: list[Source], limits: Limits, reader: Reader, jobs: int,
@@ -243,6 +249,22 @@ def with_template_hint(exc: InputError, text: str) -> InputError:
     if "{{" not in text or "}}" not in text:
         return exc
     return InputError(exc.message + TEMPLATE_HINT, exc.location)
+
+
+TAB_HINT = " (a tab: YAML indents with spaces only)"
+
+
+def with_tab_hint(exc: InputError, text: str) -> InputError:
+    """``exc`` with a hint when the YAML syntax error points at a tab (libyaml: "found character that cannot
+    start any token", which does not say which character)."""
+    where = exc.location
+    if where is None or not exc.message.startswith("YAML syntax error") or "\t" not in text:
+        return exc
+    lines = text.split("\n", where.line)
+    line = lines[where.line - 1] if len(lines) >= where.line else ""
+    if where.col - 1 < len(line) and line[where.col - 1] == "\t":
+        return InputError(exc.message + TAB_HINT, where)
+    return exc
 
 
 def refuse_json_trailing_comma(text: str, path: str) -> None:
@@ -387,6 +409,31 @@ def _skipped(doc: Document) -> str:
     return ""
 
 
+def _holds_cr(read: list[Document]) -> bool:
+    """Whether a KubeVirt CR is among the documents read (a List's items included)."""
+    try:
+        return any(is_kubevirt_cr(doc.data) for doc in flatten(read))
+    except InputError:  # reported when the documents are checked
+        return any(is_kubevirt_cr(doc.data) for doc in read)
+
+
+def _checked_once(sources: list[Document], request: Request, read: list[Document], found: _Found) -> list[Document]:
+    """The --kubevirt-config CR, checked; what the check says is said once: not when the CR is also an input of
+    ``-f`` checked next (``diff .`` and ``validate -f . --kubevirt-config kubevirt.yaml`` read it twice)."""
+    checking = _Found(validate=found.validate)
+    checked = _checked(sources, JUDGE_ALL, checking)
+    again = {os.path.normpath(doc.source) for doc in read} if request.judge == JUDGE_ALL else set()
+
+    def said_again(location: Location | None) -> bool:
+        return location is not None and os.path.normpath(location.path) in again
+
+    found.notices.extend(n for n in checking.notices if not said_again(n.location))
+    for problem, doc in zip(checking.problems, checking.blamed, strict=True):
+        if not said_again(problem.location):
+            found.fail(problem, doc)
+    return checked
+
+
 def _kubevirt_group(api_version: object) -> bool:
     """A document naming one of KubeVirt's groups is a KubeVirt object even without a kind: kubectl refuses
     it (``Object 'Kind' is missing``) rather than the tool skipping it like other YAML of a repository."""
@@ -400,11 +447,13 @@ def _used(doc: Document) -> bool:
 
 def _config(request: Request, reader: Reader, read: list[Document], found: _Found) -> ClusterConfig:
     """The cluster configuration: --kubevirt-config, else a KubeVirt CR among the inputs (``read``, not yet
-    checked); then --arch and --kubevirt-version."""
+    checked), else the fallback; then --arch and --kubevirt-version."""
     named = (request.kubevirt_config,) if request.kubevirt_config else ()
+    if not named and request.fallback_config and not _holds_cr(read):
+        named = (request.fallback_config,)
     sources = _read(list(reader.sources(named, False, False)), request.limits, reader, found)
     if sources and isinstance(sources[0].data, dict) and "kind" in sources[0].data:  # a CR, not a bare config
-        sources = _checked(sources[:1], JUDGE_ALL, found)
+        sources = _checked_once(sources[:1], request, read, found)
     try:
         documents = list(flatten(read))
     except InputError:  # reported when the documents are checked

@@ -38,9 +38,14 @@ def conflict_field(path: str, root: tuple[str, ...] = ()) -> tuple[str, ...]:
     return (*root, *path.split("."))
 
 
+def conflict_cause(path: str) -> str:
+    """The message of one conflict's cause (``Conflict.Error()``)."""
+    return f"VM field(s) {path} conflicts with selected instance type"
+
+
 def conflicts_message(paths: list[str]) -> str:
     """What the webhook answers: one cause per path, joined (the first ten, then a count)."""
-    causes = [f"VM field(s) {path} conflicts with selected instance type" for path in paths]
+    causes = [conflict_cause(path) for path in paths]
     text = ", ".join(causes[:10])
     if len(causes) > 10:
         text += f", and {len(causes) - 10} more validation errors"
@@ -62,8 +67,10 @@ def admit(vm: Spec, ctx: Context) -> Spec:
             raise KubeVirtError(spread, STAGE, field=("spec", "instancetype"))
         conflicts = apply_spec(BASE, it, pref, spec, meta, release=ctx.config.release)
         if conflicts:
-            field = conflict_field(conflicts[0])
-            raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), field)
+            # One StatusCause per conflicting field (Conflicts.StatusCauses, pkg/instancetype/conflict/
+            # conflicts.go), each at its own field; the message joins them as the admission response does.
+            located = tuple((conflict_cause(path), conflict_field(path)) for path in conflicts)
+            raise KubeVirtError(conflicts_message(conflicts), STAGE, tuple(conflicts), located[0][1], located)
     network = cluster_defaults(ctx.config, spec)
     if network is not None:
         raise KubeVirtError(network, STAGE, field=INTERFACES)

@@ -42,8 +42,9 @@ def _is_warning(notice: Notice) -> bool:
 
 def _problem(problem: ToolError) -> list[str]:
     """The problem's ``::error``, each of its causes at its own field's line (KubeVirt refuses with several),
-    then its notes as ``::notice``."""
+    then its notes as ``::notice`` at their own lines (and in the error's message: a reader of the error sees
+    the misspelt instancetype behind KubeVirt's refusal)."""
     causes = problem.located_causes or ((problem.message, problem.location),)
-    out = [annotation("error", message, where) for message, where in causes]
+    out = [annotation("error", problem.headline(message), where) for message, where in causes]
     out.extend(annotation("notice", n.message, n.location) for n in problem.notes)
     return out

@@ -41,7 +41,7 @@ def _case(case: Checked) -> ET.Element:
     element = ET.Element("testcase", attributes)
     if problem is not None:
         kind = "rejected" if problem.exit_code == EXIT_FINDINGS else "unprocessable"
-        failure = ET.SubElement(element, "failure", {"message": problem.message, "type": kind})
+        failure = ET.SubElement(element, "failure", {"message": problem.headline(), "type": kind})
         causes = [one_line(f"{where}: error: {message}") for message, where in problem.located_causes]
         failure.text = "\n".join((problem.render(), *causes, *(note.render() for note in problem.notes)))
     return element

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Notice
+from ..errors import KubeVirtError, Notice
 from ..krm import Envelope, Finding, Outcome
 
 PATH_ANNOTATIONS = ("internal.config.kubernetes.io/path", "config.kubernetes.io/path")
@@ -18,12 +18,27 @@ INDEX_ANNOTATIONS = ("internal.config.kubernetes.io/index", "config.kubernetes.i
 def results(findings: list[Finding], items: list[Any], notices: tuple[Notice, ...] = ()) -> list[dict[str, Any]]:
     """``findings`` (severity error) and warnings as KRM ``results``: message, severity, resourceRef,
     field path and file."""
-    out = []
+    out: list[dict[str, Any]] = []
     for finding in findings:
         item = items[finding.item] if finding.item is not None else None
-        out.append(_result(finding, item))
+        out.extend(_result(cause, item) for cause in _per_cause(finding))
         out.extend(_lookup_note(out[-1], message, keys) for message, keys in getattr(finding.error, "lookups", ()))
     out.extend({"message": _located(n), "severity": "warning"} for n in notices if n.severity == "warning")
+    return out
+
+
+def _per_cause(finding: Finding) -> list[Finding]:
+    """``finding``, or one per cause of a KubeVirt refusal with several (each at its own field, as the webhook
+    lists them and the other reports show them)."""
+    error = finding.error
+    if not isinstance(error, KubeVirtError) or len(error.causes) < 2 \
+            or len(error.located_causes) != len(error.causes):
+        return [finding]
+    causes = error.causes
+    out: list[Finding] = []
+    for (message, where), (_, keys) in zip(error.located_causes, causes, strict=True):
+        one = KubeVirtError(message, error.stage, error.paths, keys or error.field)
+        out.append(Finding(one.with_location(where), finding.item, keys or finding.path))
     return out
 
 

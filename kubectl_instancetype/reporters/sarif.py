@@ -3,22 +3,30 @@
 One run of the tool ``kubectl-instancetype`` with one rule per kind of finding (each with an id, a short and a
 full description and help); one result per problem (per cause, when KubeVirt refuses a VM with several) and
 per warning, each at its file, line and column. Notes (an instancetype that was not found behind KubeVirt's
-refusal) are related locations of their result. No ``region.snippet`` is written: an empty one makes code
+refusal) are related locations of their result, and said in its message too (code scanning shows only the
+message). No ``region.snippet`` is written: an empty one makes code
 scanning reject the upload.
+
+In a git repository, file locations are relative to its top directory with ``uriBaseId`` ``%SRCROOT%``, from
+whichever directory the tool ran in: GitHub code scanning resolves a relative URI against the checkout's root
+(a run in ``vms/`` that reported ``web.yaml`` pointed at no file).
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
 from ..errors import KubeVirtError, Location, Notice, RefusedError, ToolError
+from ..records import dataclass
 from .status import RunResult
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
 INFORMATION_URI = "https://github.com/kubevirt/kubectl-instancetype"
 # id, name, short description, full description, help
 RULES: tuple[tuple[str, str, str, str, str], ...] = (
@@ -40,12 +48,33 @@ RULES: tuple[tuple[str, str, str, str, str], ...] = (
 LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning"}
 
 
-def sarif_log(result: RunResult) -> str:
-    """The SARIF log of ``result`` as JSON text."""
+@dataclass(frozen=True)
+class Root:
+    """Where paths are resolved: the repository's top directory and the working directory (absolute POSIX
+    paths); an empty ``top`` outside a repository (paths stay as they are)."""
+
+    top: str = ""
+    cwd: str = ""
+
+    def uri(self, path: str) -> tuple[str, bool]:
+        """The URI of ``path`` and whether it is relative to ``%SRCROOT%``."""
+        path = path.replace("\\", "/").removeprefix("./")
+        if self.top:
+            absolute = posixpath.normpath(posixpath.join(self.cwd, path))
+            inside = posixpath.relpath(absolute, self.top)
+            if inside != ".." and not inside.startswith("../"):
+                return quote(inside), True
+            return PurePosixPath(absolute).as_uri(), False
+        return (PurePosixPath(path).as_uri(), False) if path.startswith("/") else (quote(path), False)
+
+
+def sarif_log(result: RunResult, root: Root | None = None) -> str:
+    """The SARIF log of ``result`` as JSON text, its file locations resolved from ``root``."""
+    where = root or Root()
     results: list[dict[str, Any]] = []
     for problem in result.problems:
-        results.extend(_problem(problem))
-    results.extend(_notice(n) for n in result.notices if n.severity == "warning")
+        results.extend(_problem(problem, where))
+    results.extend(_notice(n, where) for n in result.notices if n.severity == "warning")
     rules = [{"id": rid, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": full},
               "help": {"text": help_text}, "helpUri": f"{INFORMATION_URI}#errors-and-exit-status",
               "defaultConfiguration": {"level": LEVEL[rid]}}
@@ -67,28 +96,28 @@ def _rule(problem: ToolError) -> str:
     return "KIT003"
 
 
-def _problem(problem: ToolError) -> list[dict[str, Any]]:
+def _problem(problem: ToolError, root: Root) -> list[dict[str, Any]]:
     rule = _rule(problem)
-    related = [{"id": i, "message": {"text": n.message}, **_physical(n.location)}
+    related = [{"id": i, "message": {"text": n.message}, **_physical(n.location, root)}
                for i, n in enumerate(problem.notes) if n.location is not None]
     causes = problem.located_causes or ((problem.message, problem.location),)
     out = []
     for message, where in causes:
         entry: dict[str, Any] = {"ruleId": rule, "ruleIndex": int(rule[3:]) - 1, "level": LEVEL[rule],
-                                 "message": {"text": message}}
+                                 "message": {"text": problem.headline(message)}}
         if where is not None and _has_file(where):
-            entry["locations"] = [_physical(where)]
+            entry["locations"] = [_physical(where, root)]
         if related:
             entry["relatedLocations"] = related
         out.append(entry)
     return out
 
 
-def _notice(notice: Notice) -> dict[str, Any]:
+def _notice(notice: Notice, root: Root) -> dict[str, Any]:
     entry: dict[str, Any] = {"ruleId": "KIT004", "ruleIndex": 3, "level": "warning",
                              "message": {"text": notice.message}}
     if notice.location is not None and _has_file(notice.location):
-        entry["locations"] = [_physical(notice.location)]
+        entry["locations"] = [_physical(notice.location, root)]
     return entry
 
 
@@ -96,10 +125,10 @@ def _has_file(where: Location) -> bool:
     return where.path not in ("<stdin>", "<defaults>", "")
 
 
-def _physical(where: Location | None) -> dict[str, Any]:
+def _physical(where: Location | None, root: Root) -> dict[str, Any]:
     if where is None:
         return {}
-    path = where.path.replace("\\", "/").removeprefix("./")
-    uri = PurePosixPath(path).as_uri() if path.startswith("/") else quote(path)
-    return {"physicalLocation": {"artifactLocation": {"uri": uri},
+    uri, based = root.uri(where.path)
+    artifact = {"uri": uri, "uriBaseId": SRCROOT} if based else {"uri": uri}
+    return {"physicalLocation": {"artifactLocation": artifact,
                                  "region": {"startLine": where.line, "startColumn": where.col}}}

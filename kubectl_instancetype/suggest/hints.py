@@ -5,7 +5,10 @@ DataSource its volumes come from (the label ``inferFromVolume`` reads: it names 
 that common templates record: the ``vm.kubevirt.io/os`` label or annotation and the
 ``os.template.kubevirt.io/<os>`` labels, on the VM or its template. An OS hint matches a preference whose
 name, dots and dashes aside, starts it: ``fedora39`` → ``fedora``, ``rhel9.4`` → ``rhel.9``,
-``win2k19`` → ``windows.2k19``; the longest such name matches best.
+``win2k19`` → ``windows.2k19``; the longest such name matches best. A preference also says which OS it is
+for, as common-instancetypes' do: the ``vm.kubevirt.io/os`` annotation it puts on the VMI (``rhel9``), else its
+``instancetype.kubevirt.io/os-type`` label; that OS matches as its name does (a preference of one's own,
+``corp-base`` for ``fedora``, is found too).
 """
 
 from __future__ import annotations
@@ -14,13 +17,14 @@ import re
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from ..api.names import INFER_LABEL_PREFIX
+from ..api.names import INFER_LABEL_PREFIX, LABEL_PREFIX
 from ..records import dataclass
 
 Spec = dict[str, Any]
 OS_KEY = "vm.kubevirt.io/os"
 OS_TEMPLATE_PREFIX = "os.template.kubevirt.io/"
 DEFAULT_PREFERENCE = INFER_LABEL_PREFIX + "preference"
+OS_TYPE_LABEL = LABEL_PREFIX + "os-type"
 NAMED = 1000  # the score of a preference a volume's label names outright
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
@@ -38,16 +42,27 @@ class Hints:
     named: tuple[str, ...] = ()
     systems: tuple[str, ...] = ()
 
-    def score(self, name: str) -> int:
-        """How strongly the hints point at preference ``name``: 0 for not at all."""
+    def score(self, name: str, declared: str = "") -> int:
+        """How strongly the hints point at preference ``name``, which says it is for OS ``declared`` (""
+        for none): 0 for not at all."""
         if name in self.named:
             return NAMED
         parts = name.split(".")
         prefixes = [_normal("".join(parts[:n])) for n in range(1, len(parts) + 1)]
+        if declared:
+            prefixes.append(_normal(declared))
         return max((len(p) for p in prefixes for os in self.systems if p and os.startswith(p)), default=0)
 
     def describe(self) -> str:
         return ", ".join((*self.named, *self.systems))
+
+
+def declared_os(spec: Spec, labels: dict[str, str]) -> str:
+    """The OS a preference says it is for: its ``spec.annotations`` ``vm.kubevirt.io/os``, else its
+    ``instancetype.kubevirt.io/os-type`` label ("" for none)."""
+    annotations = spec.get("annotations")
+    value = annotations.get(OS_KEY) if isinstance(annotations, dict) else None
+    return value if isinstance(value, str) else labels.get(OS_TYPE_LABEL, "")
 
 
 def _normal(text: str) -> str:

@@ -1,9 +1,10 @@
 """Choosing the preference, and removing from the VM what it now provides.
 
 A preference only fills what the VM leaves unset (pkg/instancetype/preference/apply/*.go), so naming one
-never changes a field the VM sets: what it can change is what the VM leaves out. The best preference is the
-one whose expansion adds the fewest differences, then the one the VM's OS hints point at, then the one that
-provides the most of the VM's settings. A setting it provides is removed when the expansion puts back the
+never changes a field the VM sets: what it can change is what the VM leaves out. The best preference keeps
+the VM's architecture; then it is the one the VM's OS hints point at (the OS a user asks a preference for),
+then the one whose expansion adds the fewest differences, then the one that provides the most of the VM's
+settings. A setting it provides is removed when the expansion puts back the
 same value: each is tried, top down, and kept out only when the whole render stays the same.
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 from ..pipeline.expand import has_matchers
 from ..records import dataclass, field
 from .candidates import Candidate, tie_break
-from .hints import Hints
+from .hints import Hints, declared_os
 from .instancetypes import with_matcher
 from .proof import Scope
 from .tree import MISSING, Difference, Path, get, leaves, without
@@ -173,17 +174,19 @@ def best(vm: Spec, candidates: Iterable[Candidate], baseline: Spec, scope: Scope
     Only the candidates tied on differences and hints are stripped of what they provide: a render is cheap,
     but a trial renders once per setting.
     """
-    scored: list[tuple[tuple[bool, bool, int, int], Candidate | None]] = []
+    scored: list[tuple[tuple[bool, int, bool, int], Candidate | None]] = []
     for candidate in [None, *candidates]:
         rendered = _render(with_matcher(vm, "preference", candidate), baseline, scope)
         if rendered is not None:
             found = [d for d in scope.compare(baseline, rendered) if not _metadata(d.path)]
-            # Never another architecture (fedora.arm64 for a VM on the cluster's amd64); then an exact fit;
-            # then the OS the VM says it runs: a RHEL 9 VM that no preference fits exactly gets rhel.9 and
-            # its listed differences rather than another system's preference that happens to differ less.
+            # Never another architecture (fedora.arm64 for a VM on the cluster's amd64); then the OS the VM
+            # says it runs, before an exact fit: a user asks for their OS's preference, so a VM annotated
+            # fedora gets fedora (its differences listed, approximate) rather than no preference, and rhel9
+            # gets rhel.9 rather than a rhel.7 that happens to differ less. No preference only when no
+            # preference in scope is the OS the VM names.
             moved = any(d.path == ARCHITECTURE for d in found)
-            hinted = hints.score(candidate.name) if candidate else 0
-            scored.append(((moved, bool(found), -hinted, len(found)), candidate))
+            hinted = hints.score(candidate.name, declared_os(candidate.spec, candidate.labels)) if candidate else 0
+            scored.append(((moved, -hinted, bool(found), len(found)), candidate))
     if not scored:
         return None
     top = min(score for score, _ in scored)

@@ -23,6 +23,7 @@ from ruamel.yaml.comments import CommentedBase, CommentedMap, CommentedSeq
 
 from ..records import dataclass, field
 from . import comments
+from .keyorder import placed
 from .style import Style
 from .values import fresh, same, scalar
 from .values import key as new_key
@@ -110,15 +111,19 @@ class Editor:
         comments.append_after_key(owner, key, [" " * _column(node) + line for line in lines])
 
     def _mapping(self, node: CommentedMap, old: dict[str, Any], new: dict[str, Any]) -> None:
+        keys = dict(zip(list(old), list(node), strict=True))  # each name's key in the tree
         for key, name in zip(list(node), list(old), strict=True):
             if name not in new:
                 self._remove_key(node, key)
             elif not same(old[name], new[name]):
                 self._child(node, key, old[name], new[name])
-        added = [name for name in new if name not in old]
-        if added:
+        before, after = placed(old, new)
+        for name, anchor in before:  # before the key the new data puts after it (a pin's kubectl order)
+            at = list(node).index(keys[anchor])
+            node.insert(at, new_key(name, self.style), fresh(new[name], self.style, self.keep))
+        if after:
             outer = comments.detach_outer(node, _column(node))
-            for name in added:
+            for name in after:
                 node[new_key(name, self.style)] = fresh(new[name], self.style, self.keep)
             comments.append_after(node, outer)
 

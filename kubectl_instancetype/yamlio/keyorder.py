@@ -83,3 +83,34 @@ def _digits(s: str, i: int, n: int) -> tuple[int, int]:
         n = ((n * 10 + ord(s[i]) - 48 + 2**63) % 2**64) - 2**63
         i += 1
     return n, i
+
+
+class InPlace(dict):
+    """A mapping whose new keys a rewrite puts where this order has them (each before the key already there
+    that follows it here), not after the keys already there: what a pin writes (:mod:`..gitops.pin`, in the
+    order ``kubectl get -o yaml`` shows)."""
+
+
+def placed(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Where the keys ``new`` adds to ``old`` go: each key an :class:`InPlace` mapping puts before a key
+    already there, with that key (it goes right before it); then the rest, appended after the keys already
+    there in the new data's order (what a render adds: its own order is not the file's)."""
+    if not isinstance(new, InPlace):
+        return [], [name for name in new if name not in old]
+    names = list(new)
+    before: list[tuple[str, str]] = []
+    after: list[str] = []
+    for i, name in enumerate(names):
+        if name in old:
+            continue
+        anchor = next((n for n in names[i + 1:] if n in old), None)
+        if anchor is None:
+            after.append(name)
+        else:
+            before.append((name, anchor))
+    return before, after
+
+
+def sorts_before(a: str, b: str) -> bool:
+    """Whether go-yaml writes key ``a`` before key ``b`` (kubectl's order)."""
+    return ordered({a: None, b: None})[0] == a

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .emit import dump_yaml
+from .keyorder import placed
 from .load import events, load_stream
 from .values import reads_as_string, same
 
@@ -234,6 +235,8 @@ def _mapping(text: str, node: _Node, old: dict[str, Any], new: dict[str, Any],
         else:
             _value(text, value, old[name], new[name], edits, key=key)
     added = {name: new[name] for name in new if name not in old}
+    if added and placed(old, new)[0]:
+        raise Decline  # a key to put before others (a pin): the editor places it
     if added:
         at = _line_end(text, node.entries[-1][1])
         edits.append((at, at, _newline(text, at) + _fragment(added, node.col, edits.sequence)))
