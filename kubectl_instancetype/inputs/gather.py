@@ -56,6 +56,10 @@ class Request:
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
     jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
+    # VirtualMachineTemplates become the VMs they process into (..vmtemplate.stage); False keeps them as they
+    # are (a --write run must not put a processed VM into a template file)
+    templates: bool = True
+    seed: int | None = None  # the seeded stream of generated parameter values (None: random, as KubeVirt)
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,9 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
     found.validate = _validating(found.validate, config, request.accept_removed)
+    if request.templates and request.judge != JUDGE_NONE:
+        given, read = _templates(list(given), reader, config, request, found), _templates(read, reader, config,
+                                                                                          request, found)
     documents = _checked(list(given), request.judge, found)
     ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
     documents += _checked(read, request.judge, found, request.jobs, ahead)
@@ -125,6 +132,33 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     found.notices.extend(located(text) for text in loaded.warnings)
     return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
                   tuple(found.blamed), tuple(found.files), provenance)
+
+
+def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, request: Request,
+               found: _Found) -> list[Document]:
+    """The documents with every template replaced by the VM it processes into (see ..vmtemplate.stage)."""
+    from ..vmtemplate.document import is_template
+
+    if not any(is_template(doc.data) for doc in docs):
+        return docs
+    from ..vmtemplate.stage import params_paths, stage
+
+    def params_of(path: str) -> tuple[str, str] | None:
+        if path == STDIN_NAME or "://" in path:
+            return None
+        for candidate in params_paths(path):
+            try:
+                return reader.read(Source(candidate, candidate), request.limits.max_bytes).text, candidate
+            except InputError:
+                continue
+        return None
+
+    staged = stage(docs, params_of, config.release, config.feature_gates, request.seed)
+    for problem, doc in staged.problems:
+        found.fail(problem, doc)
+    found.notices.extend(staged.notices)
+    found.ahead = None  # the read workers checked the templates, not their VMs
+    return list(staged.documents)
 
 
 def _validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:

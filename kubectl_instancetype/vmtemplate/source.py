@@ -75,6 +75,11 @@ def _first_document(text: str, source: str, prefix: str) -> Document | None:
     return docs[0] if docs else None
 
 
+def _has_content(text: str) -> bool:
+    return any(line.strip() and not line.lstrip().startswith(("#", "---", "..."))
+               for line in text.splitlines())
+
+
 def load_template(text: str, source: str) -> LoadedTemplate:
     """The template of a file's first document; :class:`TemplateInputError` or :class:`TemplateError`
     (OpenShift conversion) located in the file."""
@@ -97,6 +102,8 @@ def load_params(text: str, source: str) -> dict[str, str]:
     """The values of a params file (a YAML or JSON map of strings)."""
     doc = _first_document(text, source, PARAMS_DECODE)
     if doc is None:
+        if _has_content(text):  # a null document: the decoder leaves the map empty
+            return {}
         raise TemplateInputError(f"{PARAMS_DECODE}EOF", Location(source))
     try:
         return read_params(doc.data)
