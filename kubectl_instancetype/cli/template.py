@@ -13,7 +13,7 @@ from ..errors import EXIT_OK, ToolError
 from ..inputs.sources import Source
 from ..reporters import RunResult
 from ..vmtemplate.generator import Entropy
-from ..vmtemplate.processor import ProcessError, Processed, process
+from ..vmtemplate.processor import Processed, ProcessError, process
 from ..vmtemplate.source import load_params, load_template, located
 from ..yamlio.emit import dump_yaml
 from . import exit_codes_help

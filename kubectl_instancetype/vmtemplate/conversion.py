@@ -129,7 +129,7 @@ class _Converter:
 
 
 def _zero(node: Node) -> Any:
-    return {"string": "", "boolean": False, "integer": 0, "number": 0}.get(str(node.type), None)
+    return {"string": "", "boolean": False, "integer": 0, "number": 0}.get(str(node.type))
 
 
 def _scalar(value: Any, node: Node) -> Any:
@@ -147,9 +147,8 @@ def _scalar(value: Any, node: Node) -> Any:
             if not value.is_integer():
                 raise ConversionError(f"cannot convert float64 to {_int_kind(node)}")
             return int(value)
-    elif kind == "number":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConversionError("unrecognized type: float64")
+    elif kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ConversionError("unrecognized type: float64")
     return value
 
 
@@ -363,9 +362,11 @@ def _printed_spec(spec: dict[str, Any]) -> dict[str, Any]:
         template["metadata"] = _omit_meta(template.get("metadata") or {})
         vmi = template.get("spec")
         if isinstance(vmi, dict):
-            domain = vmi.get("domain")
+            # DomainSpec and its Resources and Devices are plain structs: Go always prints them
+            domain = vmi.setdefault("domain", {})
             if isinstance(domain, dict):
                 domain.setdefault("resources", {})
+                domain.setdefault("devices", {})
             for interface in ((vmi.get("domain") or {}).get("devices") or {}).get("interfaces") or []:
                 options = interface.get("dhcpOptions") if isinstance(interface, dict) else None
                 if isinstance(options, dict) and isinstance(options.get("ntpServers"), list):
