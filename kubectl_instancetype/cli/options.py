@@ -34,6 +34,10 @@ class InputOptions:
     exclude: tuple[str, ...] = ()
     outside: tuple[str, ...] = ()  # directories never read as inputs (render --output-dir)
     validate: str = "strict"
+    # VirtualMachineTemplates: "process" into their VMs, "keep" as they are, or "raw": their VMs unprocessed,
+    # placeholders and all (suggest rewrites them there); see ..vmtemplate.stage
+    templates: str = "process"
+    seed: int | str | None = None  # generated template values: the seeded stream (None: random)
 
 
 @dataclass(frozen=True)
@@ -231,7 +235,8 @@ def request(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Re
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
                    accept_removed=catalogs.accept_removed, validate=inputs.validate,
-                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs)
+                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs, templates=inputs.templates,
+                   seed=inputs.seed)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Inputs:

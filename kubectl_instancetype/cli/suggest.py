@@ -77,7 +77,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       kubectl instancetype suggest -f manifests/ -R --write
       kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
     """
-    inputs = replace(inputs, filenames=inputs.filenames + paths)
+    # a template's VM is suggested for as it is written: the rewrite keeps its placeholders
+    inputs = replace(inputs, filenames=inputs.filenames + paths, templates="raw")
     _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))

@@ -58,8 +58,10 @@ class Request:
     jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
     # VirtualMachineTemplates become the VMs they process into (..vmtemplate.stage); False keeps them as they
     # are (a --write run must not put a processed VM into a template file)
-    templates: bool = True
-    seed: int | None = None  # the seeded stream of generated parameter values (None: random, as KubeVirt)
+    templates: str = "process"  # or "keep", or "raw": each template's VM as it is written (suggest)
+    # the seeded stream of generated parameter values (None: random, as KubeVirt; a str: one stream per
+    # parameter, keyed by its name, so that a value changes only with its own parameter: diff)
+    seed: int | str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
     found.validate = _validating(found.validate, config, request.accept_removed)
-    if request.templates and request.judge != JUDGE_NONE:
+    if request.templates != "keep" and request.judge != JUDGE_NONE:
         given, read = _templates(list(given), reader, config, request, found), _templates(read, reader, config,
                                                                                           request, found)
     documents = _checked(list(given), request.judge, found)
@@ -153,7 +155,8 @@ def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, requ
                 continue
         return None
 
-    staged = stage(docs, params_of, config.release, config.feature_gates, request.seed)
+    staged = stage(docs, params_of, config.release, config.feature_gates, request.seed,
+                   raw=request.templates == "raw")
     for problem, doc in staged.problems:
         found.fail(problem, doc)
     found.notices.extend(staged.notices)

@@ -38,10 +38,17 @@ class GeneratorError(ValueError):
 class Entropy:
     """A reader of random bytes: the seeded stream when ``seed`` is given, else the operating system's."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
         self._buffer = b""
         self._block = 0
+
+    def for_parameter(self, name: str) -> Entropy:
+        """The stream a parameter draws from: this one, or with a text seed (``diff``) a stream of its own
+        (seed ``<seed>/<name>``), so that a generated value depends only on its own parameter."""
+        if isinstance(self.seed, str):
+            return Entropy(f"{self.seed}/{name}")
+        return self
 
     def read(self, count: int) -> bytes:
         """The next ``count`` bytes (``io.ReadFull``)."""

@@ -143,6 +143,6 @@ def _generated(parameter: Parameter, at: tuple[str | int, ...], entropy: Entropy
             (*at, "from"), "",
             f"from cannot be empty for parameter '{parameter.name}' using generator '{parameter.generate}'"))
     try:
-        return generate(parameter.source, entropy)
+        return generate(parameter.source, entropy.for_parameter(parameter.name))
     except GeneratorError as exc:
         raise ParameterError(invalid((*at, "from"), parameter.source, str(exc))) from None

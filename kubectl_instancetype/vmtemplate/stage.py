@@ -80,8 +80,9 @@ def _prune_nulls(value: Any) -> Any:
 
 
 def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates: tuple[str, ...],
-          seed: int | None = None) -> Staged:
-    """Every template of ``docs`` processed (see the module docstring); other documents as they are."""
+          seed: int | str | None = None, raw: bool = False) -> Staged:
+    """Every template of ``docs`` processed (see the module docstring), or with ``raw`` replaced by its VM as
+    written (placeholders kept, for a rewrite of the template's VM); other documents as they are."""
     out: list[Document] = []
     problems: list[tuple[ToolError, Document]] = []
     notices: list[Notice] = []
@@ -94,12 +95,25 @@ def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates
             problems.append((InputError(refusal, doc.location), doc))
             continue
         try:
-            made = _processed(doc, params_of, release, seed, notices)
+            made = _raw(doc) if raw else _processed(doc, params_of, release, seed, notices)
         except ToolError as exc:
             problems.append((exc, doc))
             continue
         out.append(made if made is not None else doc)
     return Staged(tuple(out), tuple(problems), tuple(notices))
+
+
+def _raw(doc: Document) -> Document | None:
+    """The template's VM as written, as a document of its own (None when it holds none)."""
+    template = _loaded(doc).template
+    vm = template.vm
+    if not isinstance(vm, dict) or vm.get("kind") != "VirtualMachine":
+        return None
+    from ..records import replace
+    from .standin import with_standins
+
+    # checked and suggested for with stand-ins for its placeholders; the rewrite restores them
+    return replace(doc.nested(with_standins(vm), *template.origin), original=vm)
 
 
 def _loaded(doc: Document) -> LoadedTemplate:
@@ -113,7 +127,7 @@ def _loaded(doc: Document) -> LoadedTemplate:
         raise TemplateError(str(exc), stage="convert").with_location(doc.locate(("objects",))) from None
 
 
-def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: int | None,
+def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: int | str | None,
                notices: list[Notice]) -> Document | None:
     """The VM document of a template (None: left as it is, with the notices saying why)."""
     loaded = _loaded(doc)
