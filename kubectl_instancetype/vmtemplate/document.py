@@ -142,18 +142,17 @@ def read_template(data: Any, yaml: bool = True) -> Template:
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
         raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type "
                           "v1beta1.VirtualMachineTemplate")
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    annotations = meta.get("annotations") if isinstance(meta.get("annotations"), dict) else {}
-    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+    meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+    annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
+    name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
     if is_openshift(data):
         parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
         message = go_string(data.get("message"), ("message",), yaml)
         objects = data.get("objects")
         if objects is not None and not isinstance(objects, list):
             raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
-        count = len(objects or [])
-        if count != 1:
-            raise ConvertError(f"template must contain exactly one object, found {count}")
+        if not objects or len(objects) != 1:
+            raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
         return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations)
     spec = data.get("spec")
     if spec is None:
