@@ -127,8 +127,8 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
             problems.append(exc)
             continue
         if not sets:
-            problems.append(InputError("no parameter sets: the template has no kubectl-instancetype.io/parameter-values "
-                                       "annotation", doc.location))
+            problems.append(InputError("no parameter sets: the template has no "
+                                       "kubectl-instancetype.io/parameter-values annotation", doc.location))
             continue
         found = list(verdicts(template, sets, loaded.catalog, loaded.config, checking, inputs.namespace))
         kind = "Template" if template.template.openshift else "VirtualMachineTemplate"
