@@ -82,7 +82,7 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
     check = check_references(parameters, used)
     if check.errors:
         raise ProcessError(f"error validating template parameters: {aggregate(check.errors)}", VALIDATE,
-                           template.origin, check.undefined[0], check.warnings)
+                           _referencing(template, check.undefined[0]), check.undefined[0], check.warnings)
     try:
         filled = values(parameters, entropy)
     except ParameterError as exc:
@@ -116,6 +116,15 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
                            template.origin, "", check.warnings) from None
     generated = frozenset(p.name for p in parameters if p.value == "" and p.generate != "")
     return Processed(typed, message, check.warnings, filled, generated, _sources(template.vm))
+
+
+def _referencing(template: Template, name: str) -> tuple[str | int, ...]:
+    """Where the first reference to ``name`` is (from the document's root): in the VM, else the message."""
+    for path, names in _sources(template.vm).items():
+        if name in names:
+            return (*template.origin, *path)
+    message = ("message",) if template.openshift else ("spec", "message")
+    return message if name in references_in(template.message) else template.origin
 
 
 def _strip_namespace(vm: dict[str, Any]) -> None:
