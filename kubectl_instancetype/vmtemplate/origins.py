@@ -44,8 +44,8 @@ def parameter_notes(doc: Document, path: tuple[str | int, ...]) -> tuple[Notice,
         return ()
     value: Any = template_doc.data
     for step in (*doc.prefix, *path):
-        if isinstance(value, dict) and step in value or isinstance(value, list) and isinstance(step, int) \
-                and 0 <= step < len(value):
+        if (isinstance(value, dict) and step in value) or (
+                isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)):
             value = value[step]
         else:
             break
