@@ -170,18 +170,17 @@ def _shape_22(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f3', _f3)
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
-    _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
+    _record_set(self, '_f6', _f6)
 
 
-def _shape_23(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def _shape_23(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
     _record_set(self, '_f3', _f3)
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
-    _record_set(self, '_f6', _f6)
-    _record_set(self, '_f7', _f7)
+    _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
 
 
 def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
@@ -192,10 +191,21 @@ def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
     _record_set(self, '_f6', _f6)
+    _record_set(self, '_f7', _f7)
+
+
+def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+    _record_set(self, '_f0', _f0)
+    _record_set(self, '_f1', _f1)
+    _record_set(self, '_f2', _f2)
+    _record_set(self, '_f3', _f3)
+    _record_set(self, '_f4', _f4)
+    _record_set(self, '_f5', _f5)
+    _record_set(self, '_f6', _f6)
     _record_set(self, '_f7', _record_factory_7() if _f7 is _record_factory else _f7)
 
 
-def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -207,7 +217,7 @@ def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f8', _f8)
 
 
-def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
+def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -220,7 +230,7 @@ def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
     _record_set(self, '_f9', _f9)
 
 
-def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
+def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -234,7 +244,7 @@ def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f10', _f10)
 
 
-def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
+def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -248,7 +258,7 @@ def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f10', _f10)
 
 
-def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
+def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -263,7 +273,7 @@ def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f11', _f11)
 
 
-def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14):
+def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -279,9 +289,11 @@ def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f12', _f12)
     _record_set(self, '_f13', _f13)
     _record_set(self, '_f14', _f14)
+    _record_set(self, '_f15', _f15)
+    _record_set(self, '_f16', _f16)
 
 
-def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21):
+def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _record_factory_2() if _f2 is _record_factory else _f2)
@@ -329,14 +341,15 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_19,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_20,
     (True, True, ('taken', 'taken', 'taken', 'taken', 'taken', 'left')): _shape_21,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_22,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_23,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_24,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_25,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_26,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_28,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_29,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_30,
-    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken')): _shape_31,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_22,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_23,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_24,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_25,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_26,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_28,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_29,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_30,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_31,
+    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken')): _shape_32,
 }
