@@ -273,7 +273,7 @@ def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f11', _f11)
 
 
-def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16):
+def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -291,6 +291,7 @@ def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f14', _f14)
     _record_set(self, '_f15', _f15)
     _record_set(self, '_f16', _f16)
+    _record_set(self, '_f17', _f17)
 
 
 def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21):
@@ -350,6 +351,6 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_28,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_29,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_30,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_31,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_31,
     (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken')): _shape_32,
 }

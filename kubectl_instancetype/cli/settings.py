@@ -44,6 +44,7 @@ KEYS: dict[str, tuple[str, bool]] = {
     "output-format": ("output_format", False),
     "summary": ("summary", False),
     "quiet": ("quiet", False),
+    "template-values": ("template_values", True),
 }
 LISTS = frozenset(("catalogs", "exclude"))
 META = "kubectl_instancetype.config"  # the group's --config, for the command's own to read

@@ -8,6 +8,7 @@ problems are values in the returned :class:`Inputs`, never raised.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -62,6 +63,7 @@ class Request:
     # the seeded stream of generated parameter values (None: random, as KubeVirt; a str: one stream per
     # parameter, keyed by its name, so that a value changes only with its own parameter: diff)
     seed: int | str | None = None
+    template_values: str | None = None  # a map of values by template path (relative to it) or name
 
 
 @dataclass(frozen=True)
@@ -145,15 +147,16 @@ def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, requ
         return docs
     from ..vmtemplate.stage import params_paths, stage
 
-    def params_of(path: str) -> tuple[str, str] | None:
-        if path == STDIN_NAME or "://" in path:
-            return None
-        for candidate in params_paths(path):
-            try:
-                return reader.read(Source(candidate, candidate), request.limits.max_bytes).text, candidate
-            except InputError:
-                continue
-        return None
+    listed = _template_values(request, reader, found)
+
+    def params_of(path: str, name: str) -> tuple[str, str] | None:
+        if path != STDIN_NAME and "://" not in path:
+            for candidate in params_paths(path):
+                try:
+                    return reader.read(Source(candidate, candidate), request.limits.max_bytes).text, candidate
+                except InputError:
+                    continue
+        return listed.get(os.path.normpath(os.path.abspath(path))) or listed.get(name)
 
     staged = stage(docs, params_of, config.release, config.feature_gates, request.seed,
                    raw=request.templates == "raw")
@@ -162,6 +165,33 @@ def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, requ
     found.notices.extend(staged.notices)
     found.ahead = None  # the read workers checked the templates, not their VMs
     return list(staged.documents)
+
+
+def _template_values(request: Request, reader: Reader, found: _Found) -> dict[str, tuple[str, str]]:
+    """--template-values: each entry's values (as the text of a params file, and where they are), by the
+    template's absolute path or by its name."""
+    if request.template_values is None:
+        return {}
+    from ..yamlio import dump_yaml
+
+    where = request.template_values
+    try:
+        docs = load_stream(reader.read(Source(where, where), request.limits.max_bytes).text, where)
+    except InputError as exc:
+        found.fail(exc)
+        return {}
+    data = docs[0].data if docs else {}
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        found.fail(InputError("--template-values: expected a map of template paths or names to maps of values",
+                              Location(where)))
+        return {}
+    base = os.path.dirname(os.path.abspath(where))
+    out: dict[str, tuple[str, str]] = {}
+    for key, values in data.items():
+        entry = (dump_yaml(values), f"{where} ({key})")
+        out[str(key)] = entry
+        out[os.path.normpath(os.path.join(base, str(key)))] = entry
+    return out
 
 
 def _validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:

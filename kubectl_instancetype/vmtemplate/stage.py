@@ -32,7 +32,8 @@ from .source import LoadedTemplate, TemplateError, TemplateInputError, load_para
 from .substitution import referenced
 
 PARAMS_SUFFIXES = (".params.yaml", ".params.yml", ".params.json")
-ParamsReader = Callable[[str], "tuple[str, str] | None"]
+# (the template's file, its metadata.name) -> the text of its values and where they are, or None
+ParamsReader = Callable[[str, str], "tuple[str, str] | None"]
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: i
     """The VM document of a template (None: left as it is, with the notices saying why)."""
     loaded = _loaded(doc)
     template = loaded.template
-    found = params_of(doc.source)
+    found = params_of(doc.source, template.name)
     if found is None:
         if not _webhook_checks(loaded, notices):
             return None
