@@ -222,3 +222,32 @@ def test_strict_conversion_errors(vm: dict[str, object], message: str) -> None:
 def test_unknown_fields_below_the_vmi_spec_are_dropped() -> None:
     vm = convert({"spec": {"template": {"spec": {"domain": {"cpus": 2, "devices": {}}}}}})
     assert vm["spec"]["template"]["spec"]["domain"] == {"devices": {}, "resources": {}}
+
+
+def test_template_values_file_and_config(tmp_path: Path) -> None:
+    shutil.copy(DATA / "param-sets" / "windows.yaml", tmp_path / "windows.yaml")
+    (tmp_path / "values.yaml").write_text("windows11-desktop:\n  INSTANCETYPE: u1.medium\n  NAME: desk\n")
+    expected = ("windows.yaml:28:7: error: VirtualMachine default/desk: failure checking preference requirements: "
+                "insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU\n"
+                "windows.yaml:17:5: note: the value comes from template parameter PREFERENCE\n")
+    assert invoke_cli(["validate", "-f", "windows.yaml", "--template-values", "values.yaml"], tmp_path) == (
+        "", expected, 1)
+    (tmp_path / ".kubectl-instancetype.yaml").write_text("template-values: values.yaml\n")
+    assert invoke_cli(["validate", "-f", "windows.yaml"], tmp_path) == ("", expected, 1)
+
+
+def test_render_seed_makes_generated_values_reproducible_with_and_without_jobs(tmp_path: Path) -> None:
+    shutil.copy(DATA / "param-sets" / "windows.yaml", tmp_path / "windows.yaml")
+    outputs = {invoke_cli(["render", "-f", "windows.yaml", "--seed", "3", *jobs], tmp_path)[0]
+               for jobs in ([], [], ["--jobs", "2"])}
+    assert len(outputs) == 1
+    assert "name: win11-" in outputs.pop()
+
+
+def test_kubevirt_releases_that_do_not_serve_templates(tmp_path: Path) -> None:
+    shutil.copy(DATA / "param-sets" / "windows.yaml", tmp_path / "windows.yaml")
+    out, err, status = invoke_cli(["validate", "-f", "windows.yaml", "--kubevirt-version", "v1.7.4"], tmp_path)
+    assert (out, status) == ("", 3)
+    assert "does not serve template.kubevirt.io" in err
+    out, err, status = invoke_cli(["validate", "-f", "windows.yaml", "--kubevirt-version", "v1.8.4"], tmp_path)
+    assert "only with the Template feature gate" in err

@@ -169,6 +169,13 @@ template_values_option = click.option(
          "metadata.name to a map of values.")
 
 
+template_seed_option = click.option(
+    "--seed", "seed", type=int, metavar="N",
+    help='Generated values of VirtualMachineTemplates from the seeded stream SHA-256("kv-template:N:0") || '
+         'SHA-256("kv-template:N:1") || ... (as `template process --seed N`): the same seed, the same values. '
+         "Without it they are random, as in KubeVirt.")
+
+
 def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
     """-f/-R/-n/--exclude, the input limits and --follow-symlinks, handed to the command as ``inputs``.
 
@@ -189,13 +196,14 @@ def input_options(func: Callable[..., Any] | None = None, *, required: bool = Tr
                   help="Also read symbolic links in directories that lead out of them.")
     @validate_option
     @template_values_option
+    @template_seed_option
     @functools.wraps(func)
     def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...], namespace: str,
                 max_nodes: int, max_input_bytes: int, follow_symlinks: bool, validate: str,
-                template_values: str | None = None, **kwargs: Any) -> Any:
+                template_values: str | None = None, seed: int | None = None, **kwargs: Any) -> Any:
         limits = Limits(max_nodes=max_nodes, max_depth=DEFAULT_LIMITS.max_depth, max_bytes=max_input_bytes)
         options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude, validate=validate,
-                               template_values=template_values)
+                               template_values=template_values, seed=seed)
         return func(*args, inputs=options, **kwargs)
 
     return wrapper

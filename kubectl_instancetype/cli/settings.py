@@ -45,6 +45,7 @@ KEYS: dict[str, tuple[str, bool]] = {
     "summary": ("summary", False),
     "quiet": ("quiet", False),
     "template-values": ("template_values", True),
+    "seed": ("seed", False),
 }
 LISTS = frozenset(("catalogs", "exclude"))
 META = "kubectl_instancetype.config"  # the group's --config, for the command's own to read
