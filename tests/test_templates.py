@@ -251,3 +251,22 @@ def test_kubevirt_releases_that_do_not_serve_templates(tmp_path: Path) -> None:
     assert "does not serve template.kubevirt.io" in err
     out, err, status = invoke_cli(["validate", "-f", "windows.yaml", "--kubevirt-version", "v1.8.4"], tmp_path)
     assert "only with the Template feature gate" in err
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"parameters": [{"name": "A", "generate": "random"}], "virtualMachine": {}},
+     'spec.parameters[0].generate: Unsupported value: "random": supported values: "expression"'),
+    ({"parameters": [{"value": "x", "from": "abc"}], "virtualMachine": {}},
+     "spec.parameters[0].name: Required value"),
+    ({"parameters": [{"name": "A", "from": "abc"}], "virtualMachine": {}},
+     "spec.parameters[0].from: Invalid value: \"abc\": spec.parameters[0].from in body should match "
+     "'\\[([a-zA-Z0-9\\-\\\\]+)\\](\\{(\\w+)\\})'"),
+    ({"parameters": [{"name": "A", "required": "yes"}], "virtualMachine": {}},
+     'spec.parameters[0].required: Invalid value: "string": spec.parameters[0].required in body must be of type '
+     'boolean: "string"'),
+    ({}, "spec.virtualMachine: Required value"),
+])
+def test_template_crd_schema(spec: dict[str, object], message: str) -> None:
+    from kubectl_instancetype.vmtemplate.crd import crd_errors
+
+    assert crd_errors({"spec": spec})[0].text() == message

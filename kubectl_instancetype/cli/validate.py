@@ -104,7 +104,7 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
     from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
     from ..schema.server import Options as ValidateOptions
     from ..vmtemplate.document import is_template
-    from ..vmtemplate.stage import _loaded
+    from ..vmtemplate.stage import _loaded, schema_problems
     from ..yamlio import load_stream
     from .inputs import Source, read_text
 
@@ -119,6 +119,10 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
     checking = _validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
     for doc in loaded.documents:
         if not is_template(doc.data):
+            continue
+        refused = schema_problems(doc)
+        if refused:
+            problems.extend(refused)
             continue
         try:
             template = _loaded(doc)

@@ -95,6 +95,10 @@ def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates
         if refusal:
             problems.append((InputError(refusal, doc.location), doc))
             continue
+        refused = schema_problems(doc)
+        if refused and not raw:
+            problems.extend((problem, doc) for problem in refused)
+            continue
         try:
             made = _raw(doc) if raw else _processed(doc, params_of, release, seed, notices)
         except ToolError as exc:
@@ -102,6 +106,18 @@ def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates
             continue
         out.append(made if made is not None else doc)
     return Staged(tuple(out), tuple(problems), tuple(notices))
+
+
+def schema_problems(doc: Document) -> list[ToolError]:
+    """The API server's refusals of a VirtualMachineTemplate's schema (an OpenShift Template is not served)."""
+    from ..errors import RefusedError
+    from .crd import crd_errors
+
+    if doc.data.get("kind") != "VirtualMachineTemplate":
+        return []
+    name = (doc.data.get("metadata") or {}).get("name", "") if isinstance(doc.data.get("metadata"), dict) else ""
+    head = f'VirtualMachineTemplate.template.kubevirt.io "{name}" is invalid: '
+    return [RefusedError(head + error.text(), doc.locate(error.path)) for error in crd_errors(doc.data)]
 
 
 def _raw(doc: Document) -> Document | None:
