@@ -36,11 +36,13 @@ def with_standins(vm: Any) -> Any:
     return _walk(vm, lambda text: STRING_REFERENCE.sub(lambda m: standin(m.group(1)), text))
 
 
+def restored_text(text: str) -> str:
+    """``text`` (a value, or a message naming one) with every stand-in turned back into its ``${X}``."""
+    if "kvtpl" not in text:
+        return text
+    return _standin_re().sub(lambda m: "${" + bytes.fromhex(m.group(1)).decode("utf-8", "replace") + "}", text)
+
+
 def restored(vm: Any) -> Any:
     """``vm`` with every stand-in turned back into its ``${X}``."""
-    def back(text: str) -> str:
-        if "kvtpl" not in text:
-            return text
-        return _standin_re().sub(lambda m: "${" + bytes.fromhex(m.group(1)).decode("utf-8", "replace") + "}", text)
-
-    return _walk(vm, back)
+    return _walk(vm, restored_text)
