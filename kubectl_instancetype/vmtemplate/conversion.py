@@ -41,7 +41,12 @@ OPAQUE = ("k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",)
 
 
 class ConversionError(ValueError):
-    """The converter's error; the message is apimachinery's (or encoding/json's)."""
+    """The converter's error; the message is apimachinery's (or encoding/json's). ``path`` is the field at
+    fault in the VM (the first of several unknown fields), when known."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def _kind(value: Any) -> str:
@@ -70,6 +75,7 @@ class _Converter:
     def __init__(self, definitions: Definitions) -> None:
         self.defs = definitions
         self.unknown: list[str] = []
+        self.unknown_at: dict[str, tuple[str | int, ...]] = {}
 
     def resolve(self, node: Node) -> tuple[Node, str | None]:
         name = None
@@ -80,6 +86,14 @@ class _Converter:
 
     def value(self, value: Any, node: Node, path: str, at: tuple[str | int, ...]) -> Any:
         """``fromUnstructured``: the converted value (``None``: the zero value)."""
+        try:
+            return self._value(value, node, path, at)
+        except ConversionError as exc:
+            if exc.path is None:
+                exc.path = at
+            raise
+
+    def _value(self, value: Any, node: Node, path: str, at: tuple[str | int, ...]) -> Any:
         if value is None:
             return None
         node, name = self.resolve(node)
@@ -113,8 +127,10 @@ class _Converter:
                 converted = self.value(item, props[key], f"{path}.{key}" if path else key, (*at, key))
                 if converted is not None:
                     out[key] = converted
-        self.unknown.extend(f'unknown field "{path}.{key}"' if path else f'unknown field "{key}"'
-                            for key in value if key not in props)
+        for key in value:
+            if key not in props:
+                self.unknown.append(f'unknown field "{path}.{key}"' if path else f'unknown field "{key}"')
+                self.unknown_at.setdefault(self.unknown[-1], (*at, key))
         return out
 
     def map(self, value: Any, item: Node, path: str, at: tuple[str | int, ...]) -> dict[str, Any]:
@@ -198,6 +214,7 @@ class _JSONDecoder:
     def __init__(self, definitions: Definitions) -> None:
         self.defs = definitions
         self.first: str | None = None
+        self.first_at: tuple[str | int, ...] = ()
 
     def decode_root(self, value: Any, node: Node) -> Any:
         if not isinstance(value, dict):
@@ -205,7 +222,7 @@ class _JSONDecoder:
                                   "type v1.VMISpecAlias")
         out = self.struct(value, node, ())
         if self.first is not None:
-            raise ConversionError(self.first)
+            raise ConversionError(self.first, ("spec", "template", "spec", *self.first_at))
         return out
 
     def type_error(self, value: Any, go_type: str, where: tuple[str | int, ...], number: bool = False) -> None:
@@ -213,6 +230,7 @@ class _JSONDecoder:
             word = _json_word(value)
             if not number and word.startswith("number"):
                 word = "number"
+            self.first_at = where
             field = "VMISpecAlias." + ".".join(str(step) for step in where)
             self.first = f"json: cannot unmarshal {word} into Go struct field {field} of type {go_type}"
 
@@ -320,7 +338,8 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
     known = {"kind", "apiVersion", "metadata", "spec", "status"}
     converter.unknown.extend(f'unknown field "{key}"' for key in vm if key not in known)
     if converter.unknown:
-        raise ConversionError("strict decoding error: " + ", ".join(sorted(converter.unknown)))
+        found = sorted(converter.unknown)
+        raise ConversionError("strict decoding error: " + ", ".join(found), converter.unknown_at.get(found[0]))
     out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _omit_meta(meta),
            "spec": _printed_spec(spec or {}), "status": status or {}}
     encode_vm(out)

@@ -107,7 +107,7 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
         raise ProcessError(
             "error processing VirtualMachineTemplate locally: spec.virtualMachine: Invalid value: "
             f"{go_json(substituted)}: failed to convert unstructured object to VirtualMachine: {exc}",
-            PROCESS, template.origin, "", check.warnings) from None
+            PROCESS, (*template.origin, *_in_template(template.vm, exc.path or ())), "", check.warnings) from None
     try:
         message, _ = substitute(template.message, filled)
     except SubstitutionError as exc:
@@ -116,6 +116,20 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
                            template.origin, "", check.warnings) from None
     generated = frozenset(p.name for p in parameters if p.value == "" and p.generate != "")
     return Processed(typed, message, check.warnings, filled, generated, _sources(template.vm))
+
+
+def _in_template(vm: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """``path`` of the processed VM as far as the template's VM has it (a substituted key is not there)."""
+    out: list[str | int] = []
+    for step in path:
+        if isinstance(vm, dict) and step in vm:
+            vm = vm[step]
+        elif isinstance(vm, list) and isinstance(step, int) and 0 <= step < len(vm):
+            vm = vm[step]
+        else:
+            break
+        out.append(step)
+    return tuple(out)
 
 
 def _referencing(template: Template, name: str) -> tuple[str | int, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, InputError, KubeVirtError, Location, ToolError
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, InputError, KubeVirtError, Location, Notice, ToolError
 from ..records import dataclass
 from ..yamlio.load import Document, events, load_stream
 from .document import ConvertError, DecodeError, Template, read_params, read_template
@@ -112,9 +112,31 @@ def load_params(text: str, source: str) -> dict[str, str]:
 
 
 def located(error: ProcessError, loaded: LoadedTemplate) -> ToolError:
-    """A processing refusal pointing into the template file."""
+    """A processing refusal pointing into the template file, with a note naming each parameter the field at
+    fault was written with (``${X}``)."""
     found = TemplateError(error.message, stage=error.stage, field=error.path)
-    return found.with_location(loaded.document.locate(error.path))
+    origin = loaded.template.origin
+    notes: tuple[Notice, ...] = ()
+    if error.stage == "process" and error.path[:len(origin)] == origin and len(error.path) > len(origin):
+        value: Any = loaded.document.data
+        for step in error.path:
+            value = value[step]
+        notes = tuple(Notice(f"the value comes from template parameter {name}", parameter_location(loaded, name),
+                             "note") for name in sorted(_names(value)))
+    return found.with_location(loaded.document.locate(error.path)).with_notes(notes)
+
+
+def _names(value: Any) -> set[str]:
+    from .parameters import references_in
+
+    if isinstance(value, str):
+        return references_in(value)
+    if isinstance(value, dict):
+        return set().union(*(_names(v) | (references_in(k) if isinstance(k, str) else set())
+                             for k, v in value.items())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_names(v) for v in value)) if value else set()
+    return set()
 
 
 def parameter_location(loaded: LoadedTemplate, name: str) -> Location:
