@@ -122,12 +122,11 @@ def _in_template(vm: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
     """``path`` of the processed VM as far as the template's VM has it (a substituted key is not there)."""
     out: list[str | int] = []
     for step in path:
-        if isinstance(vm, dict) and step in vm:
-            vm = vm[step]
-        elif isinstance(vm, list) and isinstance(step, int) and 0 <= step < len(vm):
-            vm = vm[step]
-        else:
+        inside = step in vm if isinstance(vm, dict) else (
+            isinstance(vm, list) and isinstance(step, int) and 0 <= step < len(vm))
+        if not inside:
             break
+        vm = vm[step]
         out.append(step)
     return tuple(out)
 
