@@ -270,3 +270,56 @@ def test_template_crd_schema(spec: dict[str, object], message: str) -> None:
     from kubectl_instancetype.vmtemplate.crd import crd_errors
 
     assert crd_errors({"spec": spec})[0].text() == message
+
+
+# --- hostile input ----------------------------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
+                     st.sampled_from(["${A}", "${{A}}", "${{B}}", "${A}-${B}", "[a-z]{3}", "null", "{}", "1.5",
+                                      "x", "", "${{N}}"]))
+_JSON = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(st.sampled_from(["spec", "metadata", "template", "domain", "cpu", "cores", "name", "${A}",
+                                     "labels", "running", "instancetype", "namespace"]), inner, max_size=4)),
+    max_leaves=12)
+
+
+@given(vm=_JSON, values=st.dictionaries(st.sampled_from(["A", "B", "N"]),
+                                        st.sampled_from(["1", "x", "null", "[1]", "{\"a\": 1}", "true", ""]),
+                                        max_size=3),
+       source=st.sampled_from(["[a-z]{3}", "[z-a]{2}", "x", "[\\\\w]{300}", "[a]{x}"]))
+def test_processing_hostile_templates_never_crashes(vm: object, values: dict[str, str], source: str) -> None:
+    from kubectl_instancetype.vmtemplate.document import DecodeError, read_template
+    from kubectl_instancetype.vmtemplate.processor import ProcessError, process
+
+    data = {"apiVersion": "template.kubevirt.io/v1beta1", "kind": "VirtualMachineTemplate",
+            "spec": {"virtualMachine": vm, "parameters": [{"name": "A"}, {"name": "B", "generate": "expression",
+                                                                           "from": source}]}}
+    try:
+        template = read_template(data)
+    except DecodeError as exc:  # .inf or .nan: YAML that JSON cannot hold
+        assert "unsupported value" in str(exc)
+        return
+    try:
+        processed = process(template, {k: v for k, v in values.items() if k != "N"}, Entropy(1))
+    except ProcessError as exc:
+        assert exc.message.startswith(("error validating", "error processing", "error merging"))
+    else:
+        assert processed.vm["kind"] == "VirtualMachine"
+
+
+@pytest.mark.parametrize("text", [
+    "", "null\n", "- a\n- b\n", "kind: VirtualMachineTemplate\nspec: 5\n", "{\"spec\": {\"parameters\": 3}}",
+    "spec:\n  virtualMachine: [1, 2]\n", "spec:\n  parameters:\n  - name: [x]\n", "\x00\x01binary",
+    "a: [" * 50, "spec:\n  virtualMachine:\n    spec:\n      template:\n        spec: 7\n",
+    "apiVersion: template.openshift.io/v1\nkind: Template\nobjects: {}\n",
+])
+def test_hostile_template_files_give_one_line_errors(tmp_path: Path, text: str) -> None:
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    out, err, status = invoke_cli(["template", "process", "-f", "t.yaml"], tmp_path)
+    assert status in (1, 3), err
+    lines = err.splitlines()
+    assert "Traceback" not in err and len(lines) == 1 and lines[0].startswith("t.yaml:"), err

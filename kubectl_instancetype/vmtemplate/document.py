@@ -10,6 +10,7 @@ untyped raw object, so its scalars keep their YAML types.
 from __future__ import annotations
 
 import base64
+import math
 import struct
 from collections.abc import Mapping
 from typing import Any
@@ -135,9 +136,24 @@ def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[P
     return tuple(out)
 
 
+def _unsupported(value: Any) -> str | None:
+    """Go's text of the first number JSON cannot hold (YAML's ``.inf``, ``.nan``), None when there is none."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        found = _unsupported(item)
+        if found:
+            return found
+    return None
+
+
 def read_template(data: Any, yaml: bool = True) -> Template:
     """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
     convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped)."""
+    bad = _unsupported(data)
+    if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
+        raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
     if not isinstance(data, dict):
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
         raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type "
@@ -185,6 +201,9 @@ def read_params(data: Any) -> dict[str, str]:
     """A params file's values (``map[string]string``; YAML scalars become strings, ``null`` is ``""``)."""
     if data is None:
         return {}
+    bad = _unsupported(data)
+    if bad:
+        raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
     if not isinstance(data, dict):
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
         raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type map[string]string")
