@@ -319,7 +319,7 @@ def test_processing_hostile_templates_never_crashes(vm: object, values: dict[str
 ])
 def test_hostile_template_files_give_one_line_errors(tmp_path: Path, text: str) -> None:
     (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
-    out, err, status = invoke_cli(["template", "process", "-f", "t.yaml"], tmp_path)
+    _out, err, status = invoke_cli(["template", "process", "-f", "t.yaml"], tmp_path)
     assert status in (1, 3), err
     lines = err.splitlines()
     assert "Traceback" not in err and len(lines) == 1 and lines[0].startswith("t.yaml:"), err
