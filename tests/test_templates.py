@@ -323,3 +323,17 @@ def test_hostile_template_files_give_one_line_errors(tmp_path: Path, text: str) 
     assert status in (1, 3), err
     lines = err.splitlines()
     assert "Traceback" not in err and len(lines) == 1 and lines[0].startswith("t.yaml:"), err
+
+
+def test_kubevirt_v1_8_serves_v1alpha1_with_the_gate(tmp_path: Path) -> None:
+    text = (DATA / "param-sets" / "windows.yaml").read_text()
+    (tmp_path / "windows.yaml").write_text(text)
+    (tmp_path / "kubevirt.yaml").write_text("apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kubevirt\n"
+                                            "spec:\n  configuration:\n    developerConfiguration:\n"
+                                            "      featureGates: [Template]\n")
+    args = ["validate", "-f", "windows.yaml", "--kubevirt-version", "v1.8.4", "--kubevirt-config", "kubevirt.yaml"]
+    _out, err, _status = invoke_cli(args, tmp_path)
+    assert 'no matches for kind "VirtualMachineTemplate" in version "template.kubevirt.io/v1beta1"' in err
+    (tmp_path / "windows.yaml").write_text(text.replace("kubevirt.io/v1beta1", "kubevirt.io/v1alpha1"))
+    out, err, status = invoke_cli(args, tmp_path)
+    assert (out, err, status) == ("", "", 0)

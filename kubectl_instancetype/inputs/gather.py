@@ -158,7 +158,9 @@ def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, requ
                     continue
         return listed.get(os.path.normpath(os.path.abspath(path))) or listed.get(name)
 
-    staged = stage(docs, params_of, config.release, config.feature_gates, request.seed,
+    from ..admission.gates import is_enabled
+
+    staged = stage(docs, params_of, config.release, is_enabled(config, "Template"), request.seed,
                    raw=request.templates == "raw")
     for problem, doc in staged.problems:
         found.fail(problem, doc)

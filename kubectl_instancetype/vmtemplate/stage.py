@@ -52,17 +52,18 @@ def params_paths(path: str) -> tuple[str, ...]:
     return tuple(stem + suffix for suffix in PARAMS_SUFFIXES)
 
 
-def served(data: dict[str, Any], release: Release, gates: tuple[str, ...]) -> str:
-    """Why ``release`` does not serve this template's kind and version ("" when it does)."""
+def served(data: dict[str, Any], release: Release, gated: bool) -> str:
+    """Why ``release`` does not serve this template's kind and version ("" when it does); ``gated``: whether
+    the cluster has the Template feature gate on (virt-operator deploys virt-template only then)."""
     if data.get("kind") == "Template":
         return ""  # an OpenShift Template is converted (virtctl template convert), not served by KubeVirt
     version = str(data.get("apiVersion", "")).partition("/")[2]
     if release.line < (1, 8):
         return (f"KubeVirt {release.name} does not serve template.kubevirt.io (VirtualMachineTemplates arrived in "
                 "v1.8)")
+    if not gated:
+        return f"KubeVirt {release.name} serves VirtualMachineTemplates only with the Template feature gate"
     if release.line == (1, 8):
-        if "Template" not in gates:
-            return f"KubeVirt {release.name} serves VirtualMachineTemplates only with the Template feature gate"
         if version != "v1alpha1":
             return (f'no matches for kind "VirtualMachineTemplate" in version "template.kubevirt.io/{version}" '
                     f"(KubeVirt {release.name} serves v1alpha1)")
@@ -80,7 +81,7 @@ def _prune_nulls(value: Any) -> Any:
     return value
 
 
-def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates: tuple[str, ...],
+def stage(docs: list[Document], params_of: ParamsReader, release: Release, gated: bool,
           seed: int | str | None = None, raw: bool = False) -> Staged:
     """Every template of ``docs`` processed (see the module docstring), or with ``raw`` replaced by its VM as
     written (placeholders kept, for a rewrite of the template's VM); other documents as they are."""
@@ -91,7 +92,7 @@ def stage(docs: list[Document], params_of: ParamsReader, release: Release, gates
         if not is_template(doc.data):
             out.append(doc)
             continue
-        refusal = served(doc.data, release, gates)
+        refusal = served(doc.data, release, gated)
         if refusal:
             problems.append((InputError(refusal, doc.location), doc))
             continue
