@@ -337,3 +337,10 @@ def test_kubevirt_v1_8_serves_v1alpha1_with_the_gate(tmp_path: Path) -> None:
     (tmp_path / "windows.yaml").write_text(text.replace("kubevirt.io/v1beta1", "kubevirt.io/v1alpha1"))
     out, err, status = invoke_cli(args, tmp_path)
     assert (out, err, status) == ("", "", 0)
+
+
+def test_render_explain_of_a_template(tmp_path: Path) -> None:
+    shutil.copy(DATA / "param-sets" / "windows.yaml", tmp_path / "windows.yaml")
+    out, err, status = invoke_cli(["render", "-f", "windows.yaml", "--explain", "--seed", "3"], tmp_path)
+    assert (err, status) == ("", 0)
+    assert "kind: VirtualMachine\n" in out and "# preference windows.11" in out and "${" not in out
