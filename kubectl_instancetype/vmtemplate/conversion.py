@@ -393,4 +393,13 @@ def _printed_spec(spec: dict[str, Any]) -> dict[str, Any]:
                                              for s in options["ntpServers"]]
     else:
         spec["template"] = None
-    return spec
+    ordered = {key: spec[key] for key in _SPEC_ORDER if key in spec}
+    if isinstance(template, dict):
+        ordered["template"] = {"metadata": template["metadata"],
+                               **{k: v for k, v in template.items() if k != "metadata"}}
+    return {**ordered, **{k: v for k, v in spec.items() if k not in ordered}}
+
+
+# VirtualMachineSpec's fields in Go's declaration order, as encoding/json prints them
+_SPEC_ORDER = ("running", "runStrategy", "instancetype", "preference", "template", "dataVolumeTemplates",
+               "updateVolumesStrategy")

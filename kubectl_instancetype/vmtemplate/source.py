@@ -86,7 +86,9 @@ def load_template(text: str, source: str) -> LoadedTemplate:
     doc = _first_document(text, source, TEMPLATE_DECODE)
     if doc is None:
         raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
-    yaml = not text.lstrip("\ufeff \t\r\n").startswith("{")
+    # JSON is read as YAML too: a number in a params file's JSON becomes its text (``1.0`` is "1", the corpus's
+    # params.json), so the decoder converts JSON scalars to the target type as it converts YAML's
+    yaml = True
     openshift = isinstance(doc.data, dict) and doc.data.get("kind") == "Template"
     try:
         template = read_template(doc.data, yaml)
