@@ -281,7 +281,7 @@ def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f11', _f11)
 
 
-def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15):
+def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -298,6 +298,9 @@ def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f13', _f13)
     _record_set(self, '_f14', _f14)
     _record_set(self, '_f15', _f15)
+    _record_set(self, '_f16', _f16)
+    _record_set(self, '_f17', _f17)
+    _record_set(self, '_f18', _f18)
 
 
 def _shape_33(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22):
@@ -359,6 +362,6 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_29,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_30,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_31,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_32,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_32,
     (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken')): _shape_33,
 }

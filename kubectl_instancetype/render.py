@@ -142,6 +142,10 @@ def kubevirt_problem(exc: KubeVirtError, doc: Document, label: str, root: tuple[
     located = KubeVirtError(f"{label}: {exc.message}{exc.hint}", exc.stage, exc.paths, exc.field, causes)
     located.lookups = tuple((message, (*root, *keys)) for message, keys in exc.lookups)
     notes = tuple(Notice(message, doc.locate(keys), "note") for message, keys in located.lookups)
+    if doc.prefix:  # a template's VM: name the parameters the value at fault came from
+        from .vmtemplate.origins import parameter_notes
+
+        notes += parameter_notes(doc, (*root, *error_path(exc)))
     problem = located.with_location(doc.locate((*root, *error_path(exc)))).with_notes(notes)
     if len(causes) > 1 and problem.location is not None:
         where = problem.location

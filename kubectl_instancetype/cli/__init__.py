@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "diff": "diff:diff",
     "drift": "drift:drift",
     "suggest": "suggest:suggest",
+    "template": "template:template",
     "validate": "validate:validate",
 }
 

@@ -200,7 +200,9 @@ def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) ->
             with contextlib.suppress(ToolError):
                 if not os.path.isdir(path) or relevant(read_text(source)):
                     files.append(source.path)
-    return InputOptions(tuple(files), False, namespace, DEFAULT_LIMITS)
+    # generated template values from one stream per parameter: the same on both sides, so that a generated
+    # value never counts as a change
+    return InputOptions(tuple(files), False, namespace, DEFAULT_LIMITS, seed="diff")
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ def krm(config_file: str | None, catalogs: CatalogOptions, namespace: str | None
     request = Request(namespace=settings.namespace, catalogs=settings.catalogs, builtin=settings.builtin_catalog,
                       kubevirt_config=settings.kubevirt_config, arch=settings.arch, judge=JUDGE_USED,
                       accept_removed=settings.accept_removed_versions, validate=settings.validate,
-                      kubevirt_version=settings.kubevirt_version)
+                      kubevirt_version=settings.kubevirt_version,
+                      templates="keep")  # items are written back in place: a template must stay a template
     loaded = gather(request, FILES, envelope.items, builtin_catalog(settings.builtin_catalog))
     outcome = transform(envelope, loaded, settings)
     from ..yamlio.emit import dump_yaml_all

@@ -35,6 +35,11 @@ class InputOptions:
     exclude: tuple[str, ...] = ()
     outside: tuple[str, ...] = ()  # directories never read as inputs (render --output-dir)
     validate: str = "strict"
+    # VirtualMachineTemplates: "process" into their VMs, "keep" as they are, or "raw": their VMs unprocessed,
+    # placeholders and all (suggest rewrites them there); see ..vmtemplate.stage
+    templates: str = "process"
+    seed: int | str | None = None  # generated template values: the seeded stream (None: random)
+    template_values: str | None = None  # --template-values: values of templates without a params file beside
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,20 @@ def validate_option(func: Callable[..., Any]) -> Callable[..., Any]:
                         help=VALIDATE_HELP)(func)
 
 
+template_values_option = click.option(
+    "--template-values", "template_values", metavar="FILE",
+    help="Parameter values of the VirtualMachineTemplates among the inputs that have no params file beside them "
+         "(NAME.params.yaml for NAME.yaml): a YAML map from a template's path (relative to FILE) or its "
+         "metadata.name to a map of values.")
+
+
+template_seed_option = click.option(
+    "--seed", "seed", type=int, metavar="N",
+    help='Generated values of VirtualMachineTemplates from the seeded stream SHA-256("kv-template:N:0") || '
+         'SHA-256("kv-template:N:1") || ... (as `template process --seed N`): the same seed, the same values. '
+         "Without it they are random, as in KubeVirt.")
+
+
 def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
     """-f/-R/-n/--exclude, the input limits and --follow-symlinks, handed to the command as ``inputs``.
 
@@ -186,11 +205,15 @@ def input_options(func: Callable[..., Any] | None = None, *, required: bool = Tr
     @click.option("--follow-symlinks", is_flag=True,
                   help="Also read symbolic links in directories that lead out of them.")
     @validate_option
+    @template_values_option
+    @template_seed_option
     @functools.wraps(func)
     def wrapper(*args: Any, filenames: tuple[str, ...], recursive: bool, exclude: tuple[str, ...], namespace: str,
-                max_nodes: int, max_input_bytes: int, follow_symlinks: bool, validate: str, **kwargs: Any) -> Any:
+                max_nodes: int, max_input_bytes: int, follow_symlinks: bool, validate: str,
+                template_values: str | None = None, seed: int | None = None, **kwargs: Any) -> Any:
         limits = Limits(max_nodes=max_nodes, max_depth=DEFAULT_LIMITS.max_depth, max_bytes=max_input_bytes)
-        options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude, validate=validate)
+        options = InputOptions(filenames, recursive, namespace, limits, follow_symlinks, exclude, validate=validate,
+                               template_values=template_values, seed=seed)
         return func(*args, inputs=options, **kwargs)
 
     return wrapper
@@ -241,7 +264,8 @@ def request(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Re
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
                    accept_removed=catalogs.accept_removed, validate=inputs.validate,
-                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs, fallback_config=catalogs.fallback_config)
+                   kubevirt_version=catalogs.kubevirt_version, jobs=jobs, fallback_config=catalogs.fallback_config,
+                   templates=inputs.templates, seed=inputs.seed, template_values=inputs.template_values)
 
 
 def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Inputs:

@@ -101,7 +101,9 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
     _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active)
-    inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
+    # --write never puts a processed VM into a template file: templates are kept as they are
+    inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
+                     templates="keep" if writing.active else "process")
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")

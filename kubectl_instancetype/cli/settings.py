@@ -32,6 +32,7 @@ NAMES = (".kubectl-instancetype.yaml", ".kubectl-instancetype.yml")
 PYPROJECT = "pyproject.toml"
 TABLE = "kubectl-instancetype"
 STRING, STRINGS, BOOL, MODE = "a string", "a string or a list of strings", "true or false", "a string or true/false"
+INT = "a whole number"
 # Config key -> (the parameter it sets, whether it is a path (or a list of paths) relative to the file, its type).
 KEYS: dict[str, tuple[str, bool, str]] = {
     "catalog": ("catalogs", True, STRINGS),
@@ -50,6 +51,8 @@ KEYS: dict[str, tuple[str, bool, str]] = {
     "summary": ("summary", False, BOOL),
     "quiet": ("quiet", False, BOOL),
     "builtin-catalog": ("no_builtin", False, BOOL),  # inverted: the option is --no-builtin-catalog
+    "template-values": ("template_values", True, STRING),
+    "seed": ("seed", False, INT),
 }
 META = "kubectl_instancetype.config"  # the group's --config, for the command's own to read
 
@@ -183,6 +186,8 @@ def _checked(value: Any, kind: str) -> Any:
     """``value`` if it has the type ``kind`` names (a lone string for a list: a list of one), else None."""
     if kind == BOOL:
         return value if isinstance(value, bool) else None
+    if kind == INT:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
     if kind == MODE and isinstance(value, bool):
         return value
     if kind == STRINGS:

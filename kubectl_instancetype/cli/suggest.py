@@ -78,7 +78,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
       kubectl instancetype suggest -f manifests/ -R --write
       kubectl instancetype suggest -f vms/ -R --catalog instancetypes/ --no-builtin-catalog --check
     """
-    inputs = replace(inputs, filenames=inputs.filenames + paths)
+    # a template's VM is suggested for as it is written: the rewrite keeps its placeholders
+    inputs = replace(inputs, filenames=inputs.filenames + paths, templates="raw")
     _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
@@ -96,6 +97,13 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     else:
         status = _print_json(found, inputs.namespace, accept_approximate)
     said = [n for outcome in found for n in notices(outcome, accept_approximate)]
+    if inputs.templates == "raw":  # a template's VM was looked at with stand-ins for its placeholders
+        from ..records import replace as with_field
+        from ..vmtemplate.standin import restored_text
+
+        said = [with_field(n, message=restored_text(n.message)) for n in said]
+        for problem in problems:
+            problem.message = restored_text(problem.message)
     attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
     checked = tuple(Checked(vm_label(o.document.data, inputs.namespace), o.document.source, o.problem) for o in found)
     finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention, checked=checked),

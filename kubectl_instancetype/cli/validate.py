@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import click
 
+from ..errors import ToolError
+from ..inputs import Inputs
 from ..parallel import how_many
 from ..records import replace
 from ..render import Item, Options, render_each
@@ -69,10 +71,16 @@ def with_tracked_kubevirt_cr(inputs: InputOptions, catalogs: CatalogOptions, on:
 @catalog_options
 @repo_catalog_option
 @click.option("--vmi", is_flag=True, help="Also check the VirtualMachineInstance each VM starts (the VMI webhooks).")
+@click.option("--param-sets", "param_sets", metavar="FILE|annotation",
+              help="For each VirtualMachineTemplate: process every parameter set of FILE (a YAML or JSON list of "
+                   "maps of parameter values), or with `annotation` every combination of the values its "
+                   "kubectl-instancetype.io/parameter-values annotation declares (a map of parameter names to "
+                   "lists of values), and print which sets KubeVirt admits, each refusal with KubeVirt's message "
+                   "(a refused set is a finding).")
 @junit_option
 @jobs_option
 def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
-             vmi: bool, junit_xml: str | None, jobs: int = 1) -> None:
+             vmi: bool, junit_xml: str | None, jobs: int = 1, param_sets: str | None = None) -> None:
     """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
 
     The problems go to standard error and decide the exit status; a --output-format other than text is
@@ -93,6 +101,8 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     catalogs = with_repo_catalog(inputs, catalogs, repo_catalog)
     catalogs = with_tracked_kubevirt_cr(inputs, catalogs, repo_catalog)
+    if param_sets is not None:
+        inputs = replace(inputs, templates="keep")  # each template is processed once per set, below
     loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)
@@ -106,7 +116,57 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     else:
         for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
             pass
+    if param_sets is not None:
+        seen.problems.extend(_param_sets(param_sets, loaded, inputs))
     finish(seen.result(loaded.notices, False), junit=junit_xml, suite="kubectl-instancetype validate")
+
+
+def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolError]:
+    """Each template's table of parameter sets on standard output; a finding for each refused set."""
+    from ..errors import InputError, KubeVirtError
+    from ..inputs.gather import _validating
+    from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
+    from ..schema.server import Options as ValidateOptions
+    from ..vmtemplate.document import is_template
+    from ..vmtemplate.stage import _loaded, schema_problems
+    from ..yamlio import load_stream
+    from .inputs import Source, read_text
+
+    problems: list[ToolError] = []
+    given: list[dict[str, str]] | None = None
+    try:
+        if source != "annotation":
+            docs = load_stream(read_text(Source(source, source, source)), source)
+            given = sets_from_file(docs[0].data if docs else None, source)
+    except ToolError as exc:
+        return [exc]
+    checking = _validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
+    for doc in loaded.documents:
+        if not is_template(doc.data):
+            continue
+        refused = schema_problems(doc)
+        if refused:
+            problems.extend(refused)
+            continue
+        try:
+            template = _loaded(doc)
+            sets = given if given is not None else sets_from_annotation(template)
+        except ToolError as exc:
+            problems.append(exc)
+            continue
+        if not sets:
+            problems.append(InputError("no parameter sets: the template has no "
+                                       "kubectl-instancetype.io/parameter-values annotation", doc.location))
+            continue
+        found = list(verdicts(template, sets, loaded.catalog, loaded.config, checking, inputs.namespace))
+        kind = "Template" if template.template.openshift else "VirtualMachineTemplate"
+        click.echo("\n".join(table(f"{doc.source}: {kind} {template.template.name}", found)))
+        for verdict in found:
+            if not verdict.admitted:
+                values = " ".join(f"{k}={v}" for k, v in verdict.values.items())
+                problems.append(KubeVirtError(f"{kind} {template.template.name} with {values}: {verdict.refusal}",
+                                              stage=verdict.stage).with_location(doc.location))
+    return problems
 
 
 def _no_text(_item: Item) -> str:

@@ -13,7 +13,8 @@ from ..api.names import INDEXED_KINDS, KUBEVIRT, VIRTUAL_MACHINE
 from ..errors import InputError
 from ..yamlio import load_stream
 
-KINDS = INDEXED_KINDS | {VIRTUAL_MACHINE, KUBEVIRT}
+# VirtualMachineTemplates (and OpenShift Templates of one VM) are rendered as the VMs they process into
+KINDS = INDEXED_KINDS | {VIRTUAL_MACHINE, KUBEVIRT, "VirtualMachineTemplate", "Template"}
 
 
 def _kinds(data: Any) -> set[str]:

@@ -61,6 +61,13 @@ class Request:
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
     jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
+    # VirtualMachineTemplates become the VMs they process into (..vmtemplate.stage); False keeps them as they
+    # are (a --write run must not put a processed VM into a template file)
+    templates: str = "process"  # or "keep", or "raw": each template's VM as it is written (suggest)
+    # the seeded stream of generated parameter values (None: random, as KubeVirt; a str: one stream per
+    # parameter, keyed by its name, so that a value changes only with its own parameter: diff)
+    seed: int | str | None = None
+    template_values: str | None = None  # a map of values by template path (relative to it) or name
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,9 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
     found.validate = _validating(found.validate, config, request.accept_removed)
+    if request.templates != "keep" and request.judge != JUDGE_NONE:
+        given, read = _templates(list(given), reader, config, request, found), _templates(read, reader, config,
+                                                                                          request, found)
     documents = _checked(list(given), request.judge, found)
     ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
     documents += _checked(read, request.judge, found, request.jobs, ahead)
@@ -131,6 +141,64 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     found.notices.extend(located(text) for text in loaded.warnings)
     return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
                   tuple(found.blamed), tuple(found.files), provenance)
+
+
+def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, request: Request,
+               found: _Found) -> list[Document]:
+    """The documents with every template replaced by the VM it processes into (see ..vmtemplate.stage)."""
+    from ..vmtemplate.document import is_template
+
+    if not any(is_template(doc.data) for doc in docs):
+        return docs
+    from ..vmtemplate.stage import params_paths, stage
+
+    listed = _template_values(request, reader, found)
+
+    def params_of(path: str, name: str) -> tuple[str, str] | None:
+        if path != STDIN_NAME and "://" not in path:
+            for candidate in params_paths(path):
+                try:
+                    return reader.read(Source(candidate, candidate), request.limits.max_bytes).text, candidate
+                except InputError:
+                    continue
+        return listed.get(os.path.normpath(os.path.abspath(path))) or listed.get(name)
+
+    from ..admission.gates import is_enabled
+
+    staged = stage(docs, params_of, config.release, is_enabled(config, "Template"), request.seed,
+                   raw=request.templates == "raw")
+    for problem, doc in staged.problems:
+        found.fail(problem, doc)
+    found.notices.extend(staged.notices)
+    found.ahead = None  # the read workers checked the templates, not their VMs
+    return list(staged.documents)
+
+
+def _template_values(request: Request, reader: Reader, found: _Found) -> dict[str, tuple[str, str]]:
+    """--template-values: each entry's values (as the text of a params file, and where they are), by the
+    template's absolute path or by its name."""
+    if request.template_values is None:
+        return {}
+    from ..yamlio import dump_yaml
+
+    where = request.template_values
+    try:
+        docs = load_stream(reader.read(Source(where, where), request.limits.max_bytes).text, where)
+    except InputError as exc:
+        found.fail(exc)
+        return {}
+    data = docs[0].data if docs else {}
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        found.fail(InputError("--template-values: expected a map of template paths or names to maps of values",
+                              Location(where)))
+        return {}
+    base = os.path.dirname(os.path.abspath(where))
+    out: dict[str, tuple[str, str]] = {}
+    for key, values in data.items():
+        entry = (dump_yaml(values), f"{where} ({key})")
+        out[str(key)] = entry
+        out[os.path.normpath(os.path.join(base, str(key)))] = entry
+    return out
 
 
 def _validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:

@@ -49,6 +49,12 @@ def _by_file(documents: Iterable[Document], found: Iterable[Outcome],
         if vm is not None and outcome.rewritten(accept_approximate):
             doc = outcome.document
             # what validation pruned (unknown fields, nulls) stays in the file
+            if doc.prefix:  # a template's VM (..vmtemplate.standin): its placeholders come back
+                from ..vmtemplate.standin import restored, with_standins
+
+                vm = restored(with_pruned(with_standins(doc.as_read), doc.data, vm))
+                changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = vm
+                continue
             changed.setdefault(doc.source, {})[(doc.index, doc.prefix)] = with_pruned(doc.as_read, doc.data, vm)
     seen: set[str] = set()
     for doc in documents:

@@ -1,0 +1,119 @@
+"""``kubectl instancetype template process``: a VirtualMachineTemplate (or an OpenShift Template of one VM)
+processed offline, as ``virtctl template process --file`` processes it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..api.releases import DEFAULT, resolve
+from ..errors import EXIT_OK, ToolError
+from ..inputs.sources import Source
+from ..reporters import RunResult
+from ..vmtemplate.generator import Entropy
+from ..vmtemplate.processor import Processed, ProcessError, process
+from ..vmtemplate.source import load_params, load_template, located
+from ..yamlio.emit import dump_yaml
+from . import exit_codes_help
+from .inputs import read_text
+from .options import version_of
+from .report import finish
+
+
+@click.group()
+def template() -> None:
+    """VirtualMachineTemplates (template.kubevirt.io) offline."""
+
+
+def _pairs(values: tuple[str, ...]) -> dict[str, str]:
+    """``-p K=V`` as cobra's StringToString reads it: ``K=V``, or several comma-separated pairs."""
+    out: dict[str, str] = {}
+    for value in values:
+        for pair in value.split(","):
+            key, sep, item = pair.partition("=")
+            if not sep:
+                raise click.BadParameter(f'"{value}" must be formatted as key=value', param_hint="'-p' / '--param'")
+            out[key] = item
+    return out
+
+
+def _source(path: str) -> Source:
+    return Source(path, "<stdin>" if path == "-" else path, path)
+
+
+def _print(processed: Processed, output: str) -> None:
+    for warning in processed.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if processed.message:
+        click.echo(processed.message, err=True, nl=False)
+    if output == "json":
+        text = json.dumps(processed.vm, indent=1, ensure_ascii=False)
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        sys.stdout.write(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    else:
+        sys.stdout.write(dump_yaml(processed.vm))
+    sys.stdout.flush()
+
+
+@template.command(epilog=exit_codes_help("template process: KubeVirt's template engine refuses the template"),
+                  context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-f", "--file", "file", required=True, metavar="PATH",
+              help="A file holding a VirtualMachineTemplate or an OpenShift Template (its first document; - for "
+                   "standard input).")
+@click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="A parameter's value (repeatable; K1=V1,K2=V2 sets several).")
+@click.option("--params-file", metavar="PATH", help="A YAML or JSON map of parameter values.")
+@click.option("-o", "--output", "output", default="yaml", show_default=True, metavar="yaml|json",
+              help="The VirtualMachine's format.")
+@click.option("--seed", type=int, default=None, metavar="N",
+              help='Draw generated values from the seeded stream SHA-256("kv-template:N:0") || '
+                   'SHA-256("kv-template:N:1") || ... instead of the system\'s random source: the same seed gives '
+                   "the same values.")
+def process_command(file: str, params: tuple[str, ...], params_file: str | None, output: str,
+                    seed: int | None) -> None:
+    """Process a template into a VirtualMachine, as `virtctl template process --file` does.
+
+    The VirtualMachine is printed on standard output, virtctl's warnings ("Warning: ...") and the
+    template's message on standard error. The template is checked and processed by KubeVirt's template
+    engine, with its words: parameters merged, references checked (an undefined one is an error, an
+    unused parameter a warning), values generated (expression generator), the namespace stripped,
+    ${X} and ${{X}} substituted, the result converted strictly into a kubevirt.io/v1 VirtualMachine.
+    An OpenShift Template (template.openshift.io/v1) is converted first, as `virtctl template convert`.
+
+    Generated values are random, as in KubeVirt; --seed N makes them reproducible.
+
+    \b
+    Examples:
+      kubectl instancetype template process -f template.yaml -p NAME=vm1 -p INSTANCETYPE=u1.medium
+      kubectl instancetype template process -f template.yaml --params-file params.json -o json
+      kubectl instancetype template process -f template.yaml -p NAME=vm1 | kubectl instancetype render -f -
+    """
+    if output not in ("yaml", "json"):
+        raise click.UsageError(f"not supported output format: {output}")
+    if params and params_file:
+        raise click.UsageError("if any flags in the group [param params-file] are set none of the others can be; "
+                               "[param params-file] were all set")
+    passed = _pairs(params)
+    problems: list[ToolError] = []
+    try:
+        loaded = load_template(read_text(_source(file)), _source(file).display)
+        if params_file is not None:
+            passed = load_params(read_text(_source(params_file)), _source(params_file).display)
+        release = resolve(version_of(None) or DEFAULT.name).name
+        try:
+            processed = process(loaded.template, passed, Entropy(seed), release)
+        except ProcessError as exc:
+            for warning in exc.warnings:
+                click.echo(f"Warning: {warning}", err=True)
+            raise located(exc, loaded) from None
+        _print(processed, output)
+    except ToolError as exc:
+        problems.append(exc)
+    if not problems:
+        sys.exit(EXIT_OK)
+    finish(RunResult(tuple(problems)))
+
+
+process_command.name = "process"

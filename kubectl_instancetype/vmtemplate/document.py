@@ -1,0 +1,216 @@
+"""Reading a template file as virtctl reads it: the first document decoded into a ``VirtualMachineTemplate``
+(``pkg/virtctl/template/process``), an OpenShift ``Template`` converted first (``pkg/virtctl/template/convert``).
+
+virtctl decodes YAML with ``sigs.k8s.io/yaml``, which converts YAML to JSON knowing the target type: a scalar
+where the template has a string becomes that string (``value: 010`` is ``"8"``, ``yes`` is ``"true"``, ``1.0``
+is ``"1"``, ``~`` is ``""``), a string where it has a boolean is a decode error. ``spec.virtualMachine`` is an
+untyped raw object, so its scalars keep their YAML types.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import struct
+from collections.abc import Mapping
+from typing import Any
+
+from ..api.golang import go_json
+from ..records import dataclass
+from .parameters import Parameter
+
+VMT_GROUP = "template.kubevirt.io"
+OPENSHIFT_GROUP = "template.openshift.io"
+_WRAP = "error unmarshaling JSON: while decoding JSON: "
+
+
+class DecodeError(ValueError):
+    """The template or a params file cannot be decoded; the message is virtctl's (without its prefix)."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True)
+class Template:
+    """A decoded template: its parameters, message and raw VirtualMachine (``None`` when absent or null).
+
+    ``origin`` is where the VM sits in the file's document (``("spec", "virtualMachine")``, or
+    ``("objects", 0)`` for an OpenShift Template)."""
+
+    parameters: tuple[Parameter, ...]
+    message: str
+    vm: Any
+    origin: tuple[str | int, ...]
+    openshift: bool = False
+    name: str = ""
+    annotations: Mapping[str, str] | None = None
+
+
+def is_template(data: Any) -> bool:
+    """Whether a document is a VirtualMachineTemplate or an OpenShift Template."""
+    if not isinstance(data, dict):
+        return False
+    group = str(data.get("apiVersion", "")).split("/")[0]
+    return (group == VMT_GROUP and data.get("kind") == "VirtualMachineTemplate") or (
+        group == OPENSHIFT_GROUP and data.get("kind") == "Template")
+
+
+def is_openshift(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == "Template" and \
+        str(data.get("apiVersion", "")).split("/")[0] == OPENSHIFT_GROUP
+
+
+def _float32_text(value: float) -> str:
+    """``strconv.FormatFloat(v, 'g', -1, 32)``, as ``sigs.k8s.io/yaml`` writes a float into a string field: the
+    shortest digits that read back as the same float32, in exponent form below 1e-4 and from 1e6."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    if single == 0:
+        return "0"
+    text = f"{single:.8e}"
+    for places in range(9):
+        text = f"{single:.{places}e}"
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
+            break
+    mantissa, exponent = text.split("e")
+    power = int(exponent)
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "").rstrip("0") or "0"
+    if power < -4 or power >= 6:
+        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{body}e{'-' if power < 0 else '+'}{abs(power):02d}"
+    from decimal import Decimal
+
+    return sign + format(Decimal(f"0.{digits}e{power + 1}").normalize(), "f")
+
+
+def go_string(value: Any, where: tuple[str | int, ...], yaml: bool) -> str:
+    """A scalar decoded into a Go string field (``sigs.k8s.io/yaml`` converts YAML scalars to the target)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if yaml and isinstance(value, bool):
+        return "true" if value else "false"
+    if yaml and isinstance(value, int):
+        return str(value)
+    if yaml and isinstance(value, float):
+        return _float32_text(value)
+    raise DecodeError(_type_error(value, "string", where), where)
+
+
+def _type_error(value: Any, go_type: str, where: tuple[str | int, ...]) -> str:
+    word = {bool: "bool", str: "string", list: "array", dict: "object"}.get(type(value), "number")
+    field = ".".join(str(step) for step in where)
+    return f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{field} of type {go_type}"
+
+
+def _bool(value: Any, where: tuple[str | int, ...]) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    raise DecodeError(_type_error(value, "bool", where), where)
+
+
+def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[Parameter, ...]:
+    if items is None:
+        return ()
+    if not isinstance(items, list):
+        raise DecodeError(_type_error(items, "[]v1beta1.Parameter", where), where)
+    out = []
+    fields = (("name", "name"), ("displayName", "display_name"), ("description", "description"),
+              ("value", "value"), ("generate", "generate"), ("from", "source"))
+    for i, item in enumerate(items):
+        at = (*where, i)
+        if item is None:
+            out.append(Parameter())
+            continue
+        if not isinstance(item, dict):
+            raise DecodeError(_type_error(item, "v1beta1.Parameter", at), at)
+        values = {attr: go_string(item.get(key), (*at, key), yaml) for key, attr in fields}
+        out.append(Parameter(**values, required=_bool(item.get("required"), (*at, "required"))))
+    return tuple(out)
+
+
+def _unsupported(value: Any) -> str | None:
+    """Go's text of the first number JSON cannot hold (YAML's ``.inf``, ``.nan``), None when there is none."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("+Inf" if value > 0 else "-Inf")
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        found = _unsupported(item)
+        if found:
+            return found
+    return None
+
+
+def read_template(data: Any, yaml: bool = True) -> Template:
+    """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
+    convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped)."""
+    bad = _unsupported(data)
+    if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
+        raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
+    if not isinstance(data, dict):
+        word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type "
+                          "v1beta1.VirtualMachineTemplate")
+    meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+    annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
+    name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
+    if is_openshift(data):
+        parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
+        message = go_string(data.get("message"), ("message",), yaml)
+        objects = data.get("objects")
+        if objects is not None and not isinstance(objects, list):
+            raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
+        if not objects or len(objects) != 1:
+            raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
+        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations)
+    spec = data.get("spec")
+    if spec is None:
+        spec = {}
+    if not isinstance(spec, dict):
+        raise DecodeError(_type_error(spec, "v1beta1.VirtualMachineTemplateSpec", ("spec",)), ("spec",))
+    parameters = _parameters(spec.get("parameters"), ("spec", "parameters"), yaml)
+    message = go_string(spec.get("message"), ("spec", "message"), yaml)
+    return Template(parameters, message, spec.get("virtualMachine"), ("spec", "virtualMachine"), False, name,
+                    annotations)
+
+
+class ConvertError(ValueError):
+    """An OpenShift Template ``virtctl template convert`` refuses."""
+
+
+def raw_vm_error(vm: Any) -> str | None:
+    """``getVirtualMachineObject``'s refusal of the raw VM, as the field error's text; None when it is a map."""
+    if vm is None:
+        return "spec.virtualMachine: Invalid value: null: virtualMachine is required and cannot be empty"
+    if isinstance(vm, dict):
+        return None
+    raw = base64.b64encode(go_json(vm).encode("utf-8")).decode("ascii")
+    word = {bool: "bool", str: "string", list: "array"}.get(type(vm), "number")
+    return (f'spec.virtualMachine.raw: Invalid value: "{raw}": error decoding virtualMachine: json: cannot '
+            f"unmarshal {word} into Go value of type map[string]interface {{}}")
+
+
+def read_params(data: Any) -> dict[str, str]:
+    """A params file's values (``map[string]string``; YAML scalars become strings, ``null`` is ``""``)."""
+    if data is None:
+        return {}
+    bad = _unsupported(data)
+    if bad:
+        raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
+    if not isinstance(data, dict):
+        word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type map[string]string")
+    out = {}
+    for key, value in data.items():
+        if isinstance(value, (dict, list)):
+            word = "object" if isinstance(value, dict) else "array"
+            raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type string", (key,))
+        out[str(key)] = go_string(value, (key,), True)
+    return out

@@ -1,0 +1,144 @@
+"""Substituting parameter values into the template's VirtualMachine (``template/template.go``
+``substituteParameters`` and ``template/visit.go``).
+
+The file form of a template always reaches the engine as an unstructured object (a decoded JSON map), so the
+walk here is the engine's walk of ``map[string]interface{}``: every string, map keys included, is
+substituted. ``${{X}}`` as a whole string is replaced by the value decoded as JSON (a number, a boolean, an
+object…; text that is not JSON stays a string; ``null`` is refused), and a decoded value is not walked again.
+``${X}`` inside a string is replaced by the value's text: the engine walks the matches of the *original* string
+and replaces the first occurrence of each in turn (``${A}-${B}`` with ``A=${B}`` gives ``x-${B}``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .parameters import STRING_REFERENCE, VALUE_REFERENCE
+
+
+class SubstitutionError(ValueError):
+    """A reference the engine cannot substitute; the message is the engine's."""
+
+
+def substitute(text: str, values: Mapping[str, str]) -> tuple[str, bool]:
+    """``substituteParameters``: the substituted text and whether it is a string (``False``: a whole-value
+    ``${{X}}`` whose text is to be read as JSON)."""
+    whole = VALUE_REFERENCE.match(text)
+    if whole:
+        name = whole.group(1)
+        if name not in values:
+            raise SubstitutionError(f"found parameter '{name}' but it was not defined")
+        return values[name], False
+    out = text
+    for match in STRING_REFERENCE.finditer(text):
+        name = match.group(1)
+        if name not in values:
+            raise SubstitutionError(f"found parameter '{name}' but it was not defined")
+        out = out.replace(match.group(0), values[name], 1)
+    return out, True
+
+
+_NOTHING = object()
+
+
+def go_any(text: str) -> Any:
+    """``json.Unmarshal`` into ``any``: numbers are float64 (a whole number keeps Python's int only while
+    float64 holds it exactly); ``_NOTHING`` when Go would refuse the text (NaN, overflow, bad JSON)."""
+    def constant(name: str) -> Any:
+        raise ValueError(name)
+
+    try:
+        data = json.loads(text, parse_constant=constant, parse_int=_go_int, parse_float=_go_float)
+    except (ValueError, RecursionError):
+        return _NOTHING
+    return data
+
+
+def _go_int(text: str) -> int | float:
+    number = int(text) if len(text) < 400 else float(text)
+    if isinstance(number, int) and float(number) != number:
+        return float(number)
+    if isinstance(number, float) and not math.isfinite(number):
+        raise ValueError(text)
+    return number
+
+
+def _go_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(text)
+    return number
+
+
+def go_type(value: Any) -> str:
+    """The Go type a JSON value decodes to in an ``any`` (``%T``)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "float64"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "[]interface {}"
+    return "map[string]interface {}"
+
+
+Transform = Callable[[str], tuple[str, bool]]
+
+
+def _replaced(existing: Any, target: str, transform: Transform) -> Any:
+    """``visitUnsettableValues`` for a map key (``target`` ``string``) or an ``interface{}`` value."""
+    if not isinstance(existing, str):
+        return walk(existing, transform)
+    text, as_string = transform(existing)
+    if as_string:
+        return text
+    data = go_any(text)
+    if data is _NOTHING:
+        return text
+    if data is None:
+        raise SubstitutionError(f"cannot assign nil value to target type {target}")
+    if target == "string" and not isinstance(data, str):
+        raise SubstitutionError(f"substituted value type {go_type(data)} is not assignable to target type string")
+    return data
+
+
+def walk(value: Any, transform: Transform) -> Any:
+    """``value`` with ``transform`` applied to every string and map key (a new tree; ``value`` is kept)."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        renamed: dict[str, Any] = {}
+        for key, item in value.items():
+            new_key = _replaced(key, "string", transform)
+            new_item = _replaced(item, "interface {}", transform)
+            if new_key == key:
+                out[key] = new_item
+            else:
+                renamed[new_key] = new_item
+        out.update(renamed)  # the engine deletes the renamed keys, then sets every update
+        return out
+    if isinstance(value, list):
+        return [_replaced(item, "interface {}", transform) for item in value]
+    return value
+
+
+def substitute_all(vm: Any, values: Mapping[str, str]) -> Any:
+    """``substituteAllParameters`` on an unstructured VirtualMachine."""
+    return walk(vm, lambda text: substitute(text, values))
+
+
+def referenced(vm: Any) -> set[str]:
+    """``collectAllReferencedParameters``: every name a string or map key of ``vm`` references."""
+    from .parameters import references_in
+
+    names: set[str] = set()
+
+    def collect(text: str) -> tuple[str, bool]:
+        names.update(references_in(text))
+        return text, True
+
+    walk(vm, collect)
+    return names
