@@ -70,25 +70,39 @@ def _dump(yaml: YAML, tree: Any) -> str:
     return out.getvalue()
 
 
-def _loads_as(text: str, new: Any, source: str) -> bool:
-    """Whether ``text`` is one document whose data is exactly ``new``."""
+def _loads_as(text: str, new: Any, source: str, prelude: str = "") -> bool:
+    """Whether ``text`` is one document whose data is exactly ``new``, no mapping key repeated (a repeated key
+    reads as its last value: a text that writes a key twice can read as the new data and still be wrong)."""
     try:
-        docs = load_stream(text, source)
+        docs = load_stream(prelude + text, source)
     except InputError:
         return False
-    return len(docs) == 1 and same(docs[0].data, new)
+    return len(docs) == 1 and not docs[0].warnings and same(docs[0].data, new)
 
 
-def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
-    """The document ``text`` (LF line ends) edited to hold ``new``."""
+def _edit(text: str, old: Any, new: Any, style: Style, keep: bool, prelude: str = "") -> str:
+    """The document ``text`` (LF line ends) edited to hold ``new``, read under the directives ``prelude``."""
     yaml = _yaml(style)
-    tree = yaml.load(text)
-    normalised = _dump(yaml, tree)
-    edited = _dump(yaml, Editor(style, keep).document(tree, old, new))
+    tree = yaml.load(prelude + text)
+    normalised = _without_directives(_dump(yaml, tree), prelude)
+    edited = _without_directives(_dump(yaml, Editor(style, keep).document(tree, old, new)), prelude)
     if edited.endswith("\n...\n") and not text.rstrip().endswith("..."):
         edited = edited[: -len("...\n")]
     merged = keep_original(text, normalised, edited)
-    return merged if merged != edited and _loads_as(merged, new, "<merge>") else edited
+    return merged if merged != edited and _loads_as(merged, new, "<merge>", prelude) else edited
+
+
+def _without_directives(dumped: str, prelude: str) -> str:
+    """A document ruamel.yaml dumped under directives (``%TAG``, which it writes again) without them and
+    their ``---``: the file's own directives stay in the text before the body."""
+    if not prelude:
+        return dumped
+    lines = dumped.splitlines(keepends=True)
+    while lines and lines[0].startswith("%"):
+        lines.pop(0)
+    if not lines or lines[0] != "---\n":
+        raise ValueError("the document's directives cannot be kept")
+    return "".join(lines[1:])
 
 
 def _directives(gap: str) -> str:
@@ -115,11 +129,12 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
         out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
         return out.replace("\n", newline) if newline != "\n" else out
     WRITE_PATHS["editor"] += 1
-    style = detect(lf, whole)
+    prelude = _directives(gap)
+    style = detect(prelude + lf, whole)
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
         try:
-            out = _edit(lf, body.data, new, style, keep)
+            out = _edit(lf, body.data, new, style, keep, prelude)
         except DuplicateKeyError:  # kubectl reads the last value; an edit could not say which one it changes
             raise RewriteError("cannot rewrite a document whose mapping keys repeat: remove the repeated keys",
                                where) from None
@@ -131,7 +146,7 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
                                at) from None
         if not lf.endswith("\n"):  # the last document of a file without a final newline
             out = out.removesuffix("\n")
-        if _loads_as(out, new, source):
+        if _loads_as(out, new, source, prelude):
             break
     else:
         raise RewriteError("cannot rewrite this document without changing its meaning", where)
@@ -183,10 +198,16 @@ def _check_whole(result: str, layout: Layout, new_docs: Mapping[int, Any], sourc
     """Refuse unless ``result`` reads back as every document it should hold, in place, and nothing else."""
     expected = [(body.index, new_docs.get(body.index, body.data)) for body in layout.bodies]
     missing = object()
+    repeats: set[int] = set()
     try:  # one document at a time: the check of a large file holds no second copy of it
-        read = zip_longest(stream_data(result, source), expected, fillvalue=(missing, missing))
+        read = zip_longest(stream_data(result, source, repeats=repeats), expected, fillvalue=(missing, missing))
         faithful = all(index == want and same(data, wanted) for (index, data), (want, wanted) in read)
     except InputError:
         faithful = False
+    # A key written twice reads as its last value: a rewritten document must not repeat one (a document
+    # copied as it was may, kubectl reads it so).
+    rewritten = {body.index for body in layout.bodies
+                 if body.index in new_docs and not same(body.data, new_docs[body.index])}
+    faithful = faithful and not repeats & rewritten
     if not faithful:
         raise RewriteError("cannot rewrite this file without changing its meaning", Location(source))

@@ -1,0 +1,149 @@
+"""The turn-5 attack round's defects in what the tool writes (issue 30: D1-D4, W1, W7, T5, M4-M6), one
+regression test each.
+
+The reproducers are ``testdata/repros-t5/<id>/`` (copied from ``../shared/reliability/repros-t5/``, whose
+README indexes them; each folder's ``cmd`` is the shell form of its test). Every failure is one line with
+its documented exit status: never exit 4, never a damaged file, never a file written where it was not asked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import CONFORMANCE, TESTDATA, invoke_cli
+from kubevirt_case import case_names, release_of_case
+
+from kubectl_instancetype.cli.inputs import FILES
+from kubectl_instancetype.cli.render import vm_renderer
+from kubectl_instancetype.gitops.drift import differences
+from kubectl_instancetype.gitops.plan import rendered_text, would_change
+from kubectl_instancetype.inputs import Request, gather
+from kubectl_instancetype.render import Options, render
+from kubectl_instancetype.yamlio.load import load_stream
+
+REPROS = TESTDATA / "repros-t5"
+
+
+def repro(name: str, where: Path, *files: str) -> Path:
+    """The files of reproducer ``name`` copied (writable) into ``where``; ``where``."""
+    folder = next(REPROS.glob(f"{name}-*"))
+    for file in files or [p.name for p in folder.iterdir() if p.name != "cmd"]:
+        shutil.copyfile(folder / file, where / file)
+    return where
+
+
+def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> tuple[str, str, int]:
+    out, err, status = invoke_cli(list(args), cwd, env=env)
+    assert status != 4 and "Traceback" not in err and "internal error" not in err, err
+    return out, err, status
+
+
+# --- D1: a pin writes only what the cluster keeps ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["infer-from-volume.yaml", "refpolicy-expand.yaml"])
+def test_d1_a_pinned_vm_is_admitted_as_it_was(tmp_path: Path, name: str) -> None:
+    repro("D1", tmp_path, name)
+    assert cli("validate", "-f", name, cwd=tmp_path)[2] == 0
+    _, err, status = cli("render", "--write", "--pin", "-f", name, cwd=tmp_path)
+    assert (status, err) == (0, f"wrote {name}\n")
+    _, err, status = cli("validate", "-f", name, cwd=tmp_path)
+    assert (status, err) == (0, ""), err
+    assert "inferFromVolume" not in (tmp_path / name).read_text()
+    # pinned once, pinned for good: --check --pin agrees with the file it wrote
+    assert cli("render", "--check", "--pin", "-f", name, cwd=tmp_path)[2] == 0
+
+
+def test_d1_inference_and_expand_are_left_to_what_the_cluster_stores(tmp_path: Path) -> None:
+    repro("D1", tmp_path)
+    for name in ("infer-from-volume.yaml", "refpolicy-expand.yaml"):  # (the KubeVirt CR is the second file's)
+        cli("render", "--write", "--pin", "-f", name, cwd=tmp_path)
+    inferred = load_stream((tmp_path / "infer-from-volume.yaml").read_text(), "f")[1].data["spec"]
+    assert inferred["instancetype"]["name"] == "u1.medium" and "inferFromVolume" not in inferred["instancetype"]
+    assert inferred["preference"]["name"] == "fedora" and "inferFromVolume" not in inferred["preference"]
+    expanded = load_stream((tmp_path / "refpolicy-expand.yaml").read_text(), "f")[1].data["spec"]
+    assert "instancetype" not in expanded  # referencePolicy: expand replaces the reference by its values
+    assert expanded["template"]["spec"]["domain"]["memory"] == {"guest": "4Gi"}
+
+
+def _admitted_cases() -> list[str]:
+    return [c for c in case_names(CONFORMANCE / "cases") if not (CONFORMANCE / "cases" / c / "error.txt").exists()]
+
+
+def _stored(path: Path, release: str) -> list[dict[str, object]] | None:
+    """The VMs of ``path`` as the cluster stores them; None when one is refused (or nothing loads)."""
+    loaded = gather(Request((str(path),), builtin=False, kubevirt_version=release), FILES)
+    if loaded.problems:
+        return None
+    result = render(loaded.documents, loaded.catalog, Options(config=loaded.config), vm_renderer(False, stored=True))
+    vms = [item.rendered for item in result.items if item.is_vm]
+    return None if result.problems or not vms else vms
+
+
+def test_d1_pin_property_over_the_conformance_corpus(tmp_path: Path) -> None:
+    """Every VM of the corpus KubeVirt admits, pinned through the writer: the pinned file is admitted, the
+    cluster stores it as it stores the original, and pinning it again changes nothing (--check --pin)."""
+    pinned = 0
+    for name in _admitted_cases():
+        case = CONFORMANCE / "cases" / name
+        release = release_of_case(case)
+        before = _stored(case / "input.yaml", release)
+        if before is None:
+            continue
+        text = (case / "input.yaml").read_text(encoding="utf-8")
+        loaded = gather(Request((str(case / "input.yaml"),), builtin=False, kubevirt_version=release), FILES)
+        items = render(loaded.documents, loaded.catalog, Options(config=loaded.config),
+                       vm_renderer(False, pin=True)).items
+        target = tmp_path / f"{name}.yaml"
+        target.write_text(rendered_text(text, str(case / "input.yaml"), items), encoding="utf-8")
+        after = _stored(target, release)
+        assert after is not None, f"{name}: the pinned VM is refused"
+        for was, now in zip(before, after, strict=True):
+            assert differences(was, now) == [], name  # (generation aside: bookkeeping)
+        again = gather(Request((str(target),), builtin=False, kubevirt_version=release), FILES)
+        repinned = render(again.documents, again.catalog, Options(config=again.config), vm_renderer(False, pin=True))
+        assert not would_change(repinned.items), f"{name}: --check --pin disagrees with the pinned file"
+        pinned += 1
+    assert pinned > 400  # the admitted VMs of testdata/conformance (411 at kubevirt/kubevirt d923fdb8)
+
+
+# --- D3, T5: the writer's own checks ----------------------------------------------------------------------
+
+
+def test_d3_pin_edits_the_template_it_has(tmp_path: Path) -> None:
+    repro("D3", tmp_path)
+    _, err, status = cli("render", "--pin", "--write", "-f", "vm.yaml", cwd=tmp_path)
+    assert (status, err) == (0, "wrote vm.yaml\n")
+    text = (tmp_path / "vm.yaml").read_text()
+    assert len(re.findall(r"(?m)^  template:", text)) == 1
+    assert load_stream(text, "vm.yaml")[0].warnings == ()
+    _, err, status = cli("render", "--write", "-f", "vm.yaml", cwd=tmp_path)
+    assert (status, err) == (0, "wrote vm.yaml\n")
+
+
+def test_d3_a_rewrite_that_repeats_a_key_is_refused() -> None:
+    """A text that writes a key twice reads as its last value: the check after a rewrite does not take it for
+    the new data (the merge of D3 did exactly that)."""
+    from kubectl_instancetype.yamlio import roundtrip
+
+    assert roundtrip._loads_as("a: 1\nb: 2\n", {"a": 1, "b": 2}, "x")
+    assert not roundtrip._loads_as("a: 0\nb: 2\na: 1\n", {"a": 1, "b": 2}, "x")
+
+
+@pytest.mark.parametrize("args", [("--write",), ("--pin", "--write"), ("--diff",), ("--check",)])
+def test_t5_tag_directive_and_a_blank_last_line(tmp_path: Path, args: tuple[str, ...]) -> None:
+    repro("T5", tmp_path)
+    out, err, status = cli("render", *args, "-f", "vm.yaml", cwd=tmp_path)
+    assert status in (0, 1), err
+    text = (tmp_path / "vm.yaml").read_text()
+    if "--write" in args:
+        assert err == "wrote vm.yaml\n"
+        assert text.startswith("%TAG !k! tag:yaml.org,2002:\n---\n") and "  name: !k!str web\n" in text
+        assert load_stream(text, "vm.yaml")[0].data["metadata"]["name"] == "web"
+    if "--diff" in args:
+        assert out.startswith("--- vm.yaml\n+++ vm.yaml\n")
