@@ -9,7 +9,6 @@ its documented exit status: never exit 4, never a damaged file, never a file wri
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -147,3 +146,109 @@ def test_t5_tag_directive_and_a_blank_last_line(tmp_path: Path, args: tuple[str,
         assert load_stream(text, "vm.yaml")[0].data["metadata"]["name"] == "web"
     if "--diff" in args:
         assert out.startswith("--- vm.yaml\n+++ vm.yaml\n")
+
+
+# --- D2, D4: a report never replaces an input, never follows a link -----------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ("render", "--write", "--output-format", "json", "--output-file", "vm.yaml"),
+    ("render", "--output-format", "json", "--output-file", "vm.yaml"),
+    ("render", "--write", "--junit-xml", "vm.yaml"),
+    ("validate", "--output-format", "sarif", "--output-file", "./vm.yaml"),
+])
+def test_d2_a_report_naming_an_input_is_refused(tmp_path: Path, args: tuple[str, ...]) -> None:
+    repro("D2", tmp_path)
+    before = (tmp_path / "vm.yaml").read_text()
+    _, err, status = cli(*args, "-f", "vm.yaml", cwd=tmp_path)
+    option, path = args[-2:]
+    assert status == 2
+    assert err.endswith(f"Error: {option} {path} is the input vm.yaml: the report would replace it\n")
+    assert (tmp_path / "vm.yaml").read_text() == before  # neither rendered nor replaced by a report
+
+
+@pytest.mark.parametrize(("args", "name"), [
+    (("validate", "--output-format", "sarif", "--output-file", "results.sarif"), "results.sarif"),
+    (("render", "--junit-xml", "report.xml"), "report.xml"),
+    (("render", "--output-format", "json", "--output-file", "out/report.json"), "out"),
+])
+def test_d4_a_report_is_never_written_through_a_planted_link(tmp_path: Path, args: tuple[str, ...],
+                                                             name: str) -> None:
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    repro("D4", checkout)
+    (tmp_path / "outside.txt").write_text("precious\n")
+    (tmp_path / "outside").mkdir()
+    (checkout / name).symlink_to("../outside" if name == "out" else "../outside.txt")
+    _, err, status = cli(*args, "-f", "vm.yaml", cwd=checkout)
+    assert status == 3
+    assert err.endswith(f"{name}:1:1: error: refusing to write through a symbolic link: a pull request can plant "
+                        "one where a report goes\n")
+    assert (tmp_path / "outside.txt").read_text() == "precious\n"
+    assert list((tmp_path / "outside").iterdir()) == []
+
+
+def test_d4_a_report_file_is_replaced_whole(tmp_path: Path) -> None:
+    repro("D4", tmp_path)
+    (tmp_path / "results.sarif").write_text("old\n" * 10_000)
+    _, _, status = cli("validate", "-f", "vm.yaml", "--output-format", "sarif", "--output-file", "results.sarif",
+                       cwd=tmp_path)
+    assert status == 0
+    assert json.loads((tmp_path / "results.sarif").read_text())["version"] == "2.1.0"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sarif", "vm.yaml"]  # no temporary file left
+
+
+# --- W7: what the cluster assigns is no patch ------------------------------------------------------------------
+
+
+def test_w7_stored_patches_are_refused_as_stored_writes(tmp_path: Path) -> None:
+    repro("W7", tmp_path)
+    out, err, status = cli("render", "-f", "vm.yaml", "--stored", "-o", "patch", cwd=tmp_path)
+    assert (status, out) == (2, "")
+    assert err.endswith("Error: --stored prints what the cluster stores (with values it assigns): it cannot be a "
+                        "patch; use --pin\n")
+    _, err, status = cli("render", "-f", "vm.yaml", "--stored", "--write", cwd=tmp_path)
+    assert status == 2 and "it cannot be written into files; use --pin" in err
+
+
+# --- M5: a relative XDG_CACHE_HOME is ignored ---------------------------------------------------------------
+
+
+def test_m5_a_relative_cache_home_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    from kubectl_instancetype.cli.fetch import cache_dir
+
+    served, tree, home = tmp_path / "srv", tmp_path / "tree", tmp_path / "home"
+    for folder in (served, tree, home):
+        folder.mkdir()
+    repro("M5", served, "catalog.yaml")
+    repro("M5", tree, "vm.yaml")
+    monkeypatch.setenv("HOME", str(home))
+    for relative in (".", "cache", "./x/.."):
+        monkeypatch.setenv("XDG_CACHE_HOME", relative)
+        assert cache_dir() == home / ".cache" / "kubectl-instancetype" / "catalogs"
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, directory=str(served), **kwargs)  # type: ignore[arg-type]
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        sha = hashlib.sha256((served / "catalog.yaml").read_bytes()).hexdigest()
+        url = f"http://127.0.0.1:{httpd.server_address[1]}/catalog.yaml#sha256={sha}"
+        for _ in range(2):
+            _, err, status = cli("render", "-R", "-f", ".", "--summary", "--catalog", url, cwd=tree,
+                                 env={"XDG_CACHE_HOME": ".", "HOME": str(home)})
+            assert (status, err) == (0, "1 VM in 1 file: 1 rendered, 0 refused, 0 warnings\n")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert [p.name for p in tree.iterdir()] == ["vm.yaml"]
+    assert (home / ".cache" / "kubectl-instancetype" / "catalogs" / f"sha256-{sha}.yaml").is_file()

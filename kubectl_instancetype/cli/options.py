@@ -238,6 +238,9 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
     """Everything a command needs, read from the files these options name (checked in ``jobs`` processes)."""
     reader = FileReader(inputs.outside) if inputs.outside else FILES
     loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
+    from .report import refuse_reports_over
+
+    refuse_reports_over((*loaded.files, *catalogs.catalogs, *filter(None, (catalogs.kubevirt_config,))))
     ctx = click.get_current_context(silent=True)
     if ctx is not None:  # for --summary: the -f files read, VMs or not, parsed or not (catalogs aside)
         ctx.meta[FILES_READ] = len({d.source for d in loaded.documents}

@@ -100,7 +100,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vm.yaml --stored
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
-    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active)
+    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active, output)
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir))
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
@@ -205,16 +205,17 @@ def vm_renderer(vmi: bool, stored: bool = False, pin: bool = False, pin_firmware
     return render_vmi
 
 
-def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain: bool, writing: bool) -> None:
+def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain: bool, writing: bool,
+                 output: str = "yaml") -> None:
     """UsageError for render modes that exclude each other."""
     if pin_firmware and not pin:
         raise click.UsageError("--pin-firmware adds to --pin: give --pin too")
     chosen = [flag for flag, on in (("--vmi", vmi), ("--stored", stored), ("--pin", pin)) if on]
     if len(chosen) > 1:
         raise click.UsageError(f"{' and '.join(chosen)} exclude each other")
-    if stored and writing:
+    if stored and (writing or output == "patch"):  # a patch applied by kustomize writes it into the manifests
         raise click.UsageError("--stored prints what the cluster stores (with values it assigns): it cannot be "
-                               "written into files; use --pin")
+                               f"{'a patch' if output == 'patch' else 'written into files'}; use --pin")
     if explain and pin:
         raise click.UsageError("--explain explains an expansion: drop --pin")
 

@@ -109,11 +109,12 @@ def _quiet(result: RunResult) -> RunResult:
 def _write_report(result: RunResult, fmt: str, path: str, suite: str) -> RunResult:
     """Write the ``fmt`` report to ``path``; a result with one more problem when it cannot be written."""
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(formatted(result, fmt, suite))
+        _write_file(path, formatted(result, fmt, suite))
     except OSError as exc:
         problem = InputError(f"cannot write the report: {exc.strerror or exc}", Location(path))
         return RunResult((*result.problems, problem), result.notices, result.changed, result.shown, result.checked)
+    except InputError as exc:
+        return RunResult((*result.problems, exc), result.notices, result.changed, result.shown, result.checked)
     return result
 
 
@@ -136,9 +137,54 @@ def _write_junit(result: RunResult, path: str, suite: str) -> RunResult:
     from ..reporters.junit import junit_xml
 
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(junit_xml(result, suite))
+        _write_file(path, junit_xml(result, suite))
     except OSError as exc:
         problem = InputError(f"cannot write the JUnit report: {exc.strerror or exc}", Location(path))
         return RunResult((*result.problems, problem), result.notices, result.changed, result.shown, result.checked)
+    except InputError as exc:
+        return RunResult((*result.problems, exc), result.notices, result.changed, result.shown, result.checked)
     return result
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write a report file as ``--output-dir`` writes its files: atomically, never through a link."""
+    import errno
+
+    from . import files
+
+    if not os.path.isdir(os.path.dirname(path) or "."):  # no directories made for a report
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    files.write(files.report(path), text)
+
+
+def report_files() -> list[tuple[str, str]]:
+    """The report files of the running command: (option, path) of ``--output-file`` and ``--junit-xml``."""
+    from .common import report_settings
+
+    ctx = click.get_current_context(silent=True)
+    named = [("--output-file", report_settings().get("file")),
+             ("--junit-xml", ctx.params.get("junit_xml") if ctx is not None else None)]
+    return [(option, path) for option, path in named if isinstance(path, str)]
+
+
+def refuse_reports_over(inputs: Sequence[str]) -> None:
+    """UsageError when a report file is one of the ``inputs``: the report would replace it (as two inputs
+    that one ``--output-dir`` file would hold are refused)."""
+    reports = report_files()
+    if not reports:
+        return
+    identities: dict[tuple[int, int], str] = {}
+    for path in inputs:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        identities.setdefault((info.st_dev, info.st_ino), path)
+    for option, path in reports:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        same = identities.get((info.st_dev, info.st_ino))
+        if same is not None:
+            raise click.UsageError(f"{option} {path} is the input {same}: the report would replace it")
