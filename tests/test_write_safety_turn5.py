@@ -252,3 +252,54 @@ def test_m5_a_relative_cache_home_is_ignored(tmp_path: Path, monkeypatch: pytest
         httpd.server_close()
     assert [p.name for p in tree.iterdir()] == ["vm.yaml"]
     assert (home / ".cache" / "kubectl-instancetype" / "catalogs" / f"sha256-{sha}.yaml").is_file()
+
+
+# --- M6: a report on standard error is the only thing there, the out-of-date file a result in it ------------
+
+
+def _parsed(fmt: str, text: str) -> list[tuple[str, str]]:
+    """(file, message) of each result of a report in ``fmt``."""
+    import xml.etree.ElementTree as ET
+
+    if fmt == "sarif":
+        results = json.loads(text)["runs"][0]["results"]
+        return [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"])
+                for r in results]
+    if fmt == "json":
+        return [(file, status["message"]) for file, statuses in json.loads(text).items() for status in statuses
+                if status["status"] == "Failure"]
+    if fmt == "junit":
+        return [(case.get("file", ""), failure.get("message", "")) for case in ET.fromstring(text).iter("testcase")
+                for failure in case.iter("failure")]
+    lines = text.splitlines()
+    assert all(line.startswith("::error file=") for line in lines), text
+    return [(re.sub(r"^::error file=([^,]*),.*", r"\1", line), line.split("::")[-1]) for line in lines]
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json", "junit", "github"])
+def test_m6_check_report_on_standard_error_is_the_report_alone(tmp_path: Path, fmt: str) -> None:
+    repro("M6", tmp_path)
+    out, err, status = cli("render", "--check", "--summary", "--output-format", fmt, "-f", "ok.yaml",
+                           "-f", "refused.yaml", cwd=tmp_path)
+    assert (status, out) == (1, "ok.yaml\n")
+    results = _parsed(fmt, err)  # nothing but the report: "1 file would be rewritten" and the summary left out
+    assert ("ok.yaml", "not up to date: kubectl instancetype render --write would rewrite this file") in results
+    assert any(file == "refused.yaml" and "conflicts with selected instance type" in message
+               for file, message in results)
+
+
+def test_m6_the_out_of_date_file_is_in_every_report_file(tmp_path: Path) -> None:
+    repro("M6", tmp_path)
+    out, err, status = cli("render", "--check", "--output-format", "sarif", "--output-file", "r.sarif",
+                           "--junit-xml", "r.xml", "-f", "ok.yaml", cwd=tmp_path)
+    assert (status, out) == (1, "ok.yaml\n")
+    assert err == "1 file would be rewritten\n"  # the text lines as before
+    wanted = ("ok.yaml", "not up to date: kubectl instancetype render --write would rewrite this file")
+    assert _parsed("sarif", (tmp_path / "r.sarif").read_text()) == [wanted]
+    assert _parsed("junit", (tmp_path / "r.xml").read_text()) == [wanted]
+    rule = json.loads((tmp_path / "r.sarif").read_text())["runs"][0]["results"][0]["ruleId"]
+    assert rule == "KIT005"
+    _, err, status = cli("render", "--write", "--output-format", "json", "-f", "ok.yaml", cwd=tmp_path)
+    assert (status, json.loads(err)) == (0, {"ok.yaml": [json.loads(err)["ok.yaml"][0]]})  # no "wrote" line
+    _, err, status = cli("render", "--check", "--output-format", "json", "-f", "ok.yaml", cwd=tmp_path)
+    assert status == 0 and json.loads(err)["ok.yaml"][0]["status"] == "Success"

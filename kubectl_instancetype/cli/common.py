@@ -67,6 +67,15 @@ def add_common_options(command: click.Command) -> None:
             command.params.append(option)
 
 
+def report_on_stderr() -> bool:
+    """Whether the ``--output-format`` report is written on standard error (a machine format, no
+    ``--output-file``, a command that prints on standard output): nothing else may be written there then,
+    or the report cannot be read."""
+    settings = report_settings()
+    return (settings.get("format") or "text") != "text" and settings.get("file") is None \
+        and not settings.get("stdout_free")
+
+
 def report_settings() -> dict[str, Any]:
     """The common options of the running command (empty outside a command)."""
     ctx = click.get_current_context(silent=True)

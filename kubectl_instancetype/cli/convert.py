@@ -54,14 +54,16 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
     if not names:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     problems: list[ToolError] = []
+    outdated: list[ToolError] = []
     if writing.active:
         sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)
                    if not excluded(source, exclude)]
-        status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems)
+        status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems,
+                               outdated)
     else:
         _print([s for s in expand_paths(names, recursive, follow_symlinks) if not excluded(s, exclude)], problems)
         status, notes = EXIT_OK, []
-    finish(RunResult(tuple(problems), changed=status != EXIT_OK), notes=notes)
+    finish(RunResult(tuple(problems), changed=status != EXIT_OK, outdated=tuple(outdated)), notes=notes)
 
 
 def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | None:

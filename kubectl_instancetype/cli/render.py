@@ -120,7 +120,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
-    changed, notes = False, list[str]()
+    changed, notes, outdated = False, list[str](), list[ToolError]()
     if processes > 1 and pairs is not None:
         from .jobs import write_parallel
         from .write import apply
@@ -130,7 +130,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         items = seen.watch(write_parallel(list(documents), catalog, options, renderer, inputs.namespace,
                                           seen.problems, writing.check and not writing.diff
                                           and writing.output_dir is None, processes, planned))
-        status, notes = apply(wanted, items, present, writing, seen.problems, planned)
+        status, notes = apply(wanted, items, present, writing, seen.problems, planned, outdated)
         changed = status != EXIT_OK
     elif processes > 1:
         from .jobs import render_parallel
@@ -149,10 +149,10 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         from .write import apply
 
         wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
-        status, notes = apply(wanted, items, present, writing, seen.problems)
+        status, notes = apply(wanted, items, present, writing, seen.problems, outdated=outdated)
         changed = status != EXIT_OK
-    finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes,
-           provenance=provenance)
+    finish(seen.result(notices, changed, tuple(outdated)), junit=junit_xml, suite="kubectl-instancetype render",
+           notes=notes, provenance=provenance)
 
 
 @dataclass
@@ -183,8 +183,9 @@ class Seen:
             self.checked.append(Checked(done.label, done.source, done.problem))
         return done.text
 
-    def result(self, notices: tuple[Notice, ...], changed: bool) -> RunResult:
-        return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked))
+    def result(self, notices: tuple[Notice, ...], changed: bool, outdated: tuple[ToolError, ...] = ()) -> RunResult:
+        return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked),
+                         outdated=outdated)
 
 
 def vm_renderer(vmi: bool, stored: bool = False, pin: bool = False, pin_firmware: bool = False) -> VMRenderer | None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, ToolError, files_in_error
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, Location, OutOfDate, ToolError, files_in_error
 from ..yamlio import DEFAULT_LIMITS
 from . import files
 from .inputs import STDIN, Source, expand_paths, read_text
@@ -212,39 +212,42 @@ def _write(change: FileChange, place: files.Place, problems: list[ToolError]) ->
 
 def apply(
     pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str], options: WriteOptions,
-    problems: list[ToolError], planned: dict[str, Any] | None = None,
+    problems: list[ToolError], planned: dict[str, Any] | None = None, outdated: list[ToolError] | None = None,
 ) -> tuple[int, list[str]]:
     """Write, list or diff the targets that change, file by file as ``items`` are rendered: the status
     this adds, and the notes for stderr.
 
     ``problems`` holds the problems met so far (files that failed to load are skipped); new ones (files
     that cannot be rewritten or written) are appended; the caller reports them before the notes, so that
-    a summary is the last line.
+    a summary is the last line. ``outdated`` collects the files ``--check``/``--diff`` find out of date.
     """
     from ..yamlio import roundtrip
-    from .common import report_settings
+    from .common import report_on_stderr, report_settings
     from .progress import Progress
 
     verdict_only = options.check and not options.diff
-    progress = Progress(quiet=bool(report_settings().get("quiet")))
+    progress = Progress(quiet=bool(report_settings().get("quiet")) or report_on_stderr())
     roundtrip.AFTER_DOCUMENT.append(progress.document)
     try:
         return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
-                                   verdict_only, planned), options, problems)
+                                   verdict_only, planned), options, problems, outdated)
     finally:
         roundtrip.AFTER_DOCUMENT.remove(progress.document)
         progress.done()
 
 
 def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOptions,
-           problems: list[ToolError]) -> tuple[int, list[str]]:
+           problems: list[ToolError], outdated: list[ToolError] | None = None) -> tuple[int, list[str]]:
     """Write, list or diff each change that changes its file, at its place: the status this adds, and the
-    notes for stderr (files that cannot be written are added to ``problems``)."""
+    notes for stderr (files that cannot be written are added to ``problems``; with ``--check`` or ``--diff``
+    the files that would change, to ``outdated``: the machine reports' results)."""
     changed, notes = 0, []
     for change, place in changes:
         if not change.changed:
             continue
         changed += 1
+        if options.dry and outdated is not None:
+            outdated.append(_out_of_date(change.target, options))
         if options.diff:
             _print_diff(change, options.color)
         elif options.check:
@@ -256,6 +259,14 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
         notes = [f"{_count(changed)} would be {verb}"] if changed else []
         return (EXIT_FINDINGS if changed else EXIT_OK), notes  # as black, ruff and git diff --exit-code
     return EXIT_OK, notes
+
+
+def _out_of_date(target: str, options: WriteOptions) -> OutOfDate:
+    ctx = click.get_current_context(silent=True)
+    command = ctx.command_path if ctx is not None else "kubectl instancetype"
+    if options.output_dir is not None:
+        return OutOfDate(f"not up to date: {command} --output-dir would write this file", Location(target))
+    return OutOfDate(f"not up to date: {command} --write would rewrite this file", Location(target))
 
 
 def _count(n: int) -> str:
