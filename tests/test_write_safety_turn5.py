@@ -303,3 +303,38 @@ def test_m6_the_out_of_date_file_is_in_every_report_file(tmp_path: Path) -> None
     assert (status, json.loads(err)) == (0, {"ok.yaml": [json.loads(err)["ok.yaml"][0]]})  # no "wrote" line
     _, err, status = cli("render", "--check", "--output-format", "json", "-f", "ok.yaml", cwd=tmp_path)
     assert status == 0 and json.loads(err)["ok.yaml"][0]["status"] == "Success"
+
+
+# --- W1: a pool's replicas each get their own identity ----------------------------------------------------
+
+
+def test_w1_pin_writes_nothing_into_a_pool_template(tmp_path: Path) -> None:
+    repro("W1", tmp_path)
+    before = (tmp_path / "pool.yaml").read_text()
+    out, err, status = cli("render", "--pin", "--pin-firmware", "-f", "pool.yaml", cwd=tmp_path)
+    assert (status, err) == (0, "")
+    printed = load_stream(out, "out")[0].data
+    assert printed == load_stream(before, "pool.yaml")[0].data  # no firmware uuid/serial shared by web-0, web-1…
+    assert "firmware" not in out
+    _, err, status = cli("render", "--pin", "--pin-firmware", "--write", "-f", "pool.yaml", cwd=tmp_path)
+    assert (status, err) == (0, "")
+    assert (tmp_path / "pool.yaml").read_text() == before
+
+
+def test_w1_stored_pool_is_the_pool_as_written(tmp_path: Path) -> None:
+    """No mutating webhook is registered for pools (virt-operator's webhooks.go): the pool's template keeps no
+    architecture, machine type or firmware of the VM webhook; the pool controller's own finalizer is added."""
+    repro("W1", tmp_path)
+    out, err, status = cli("render", "--stored", "-f", "pool.yaml", cwd=tmp_path)
+    assert (status, err) == (0, "")
+    stored = load_stream(out, "out")[0].data
+    written = load_stream((tmp_path / "pool.yaml").read_text(), "pool.yaml")[0].data
+    assert stored["spec"] == written["spec"]
+    assert stored["metadata"] == {**written["metadata"], "uid": "<assigned by the cluster>",
+                                  "finalizers": ["pool.kubevirt.io/finalizer"]}
+    # the pool's VMs are still checked: a template KubeVirt refuses is refused in every mode
+    (tmp_path / "bad.yaml").write_text((tmp_path / "pool.yaml").read_text().replace(
+        "            devices: {}\n", "            devices: {}\n            cpu: {sockets: 3}\n"))
+    for mode in ("--stored", "--pin"):
+        _, err, status = cli("render", mode, "-f", "bad.yaml", cwd=tmp_path)
+        assert status == 1 and "conflicts with selected instance type" in err, err

@@ -110,7 +110,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
 
         catalogs = with_repo_catalog(inputs, catalogs, True)
     loaded = load(inputs, catalogs, jobs)
-    options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
+    pools = "stored" if stored else "written" if pin else "expanded"
+    options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain, pools=pools)
     seen = Seen(list(loaded.problems), inputs.namespace)
     renderer = vm_renderer(vmi, stored, pin, pin_firmware)
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.

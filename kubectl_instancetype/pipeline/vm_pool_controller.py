@@ -57,6 +57,27 @@ def pool_vm(pool: Spec, namespace: str, index: int | None) -> Spec:
     return {"apiVersion": CORE_API_VERSION, "kind": VIRTUAL_MACHINE, "metadata": vm_meta, "spec": spec}
 
 
+def stored_pool(pool: Spec, namespace: str, adds_finalizer: bool) -> Spec:
+    """``pool`` as the cluster stores it after the pool controller's first sync: its template as written (no
+    mutating webhook is registered for pools: virt-operator's webhooks.go registers the VM, VMI, migration and
+    clone mutators; the VMs the controller creates each go through the VM webhook, one by one), its uid
+    assigned, and, from v1.7, the controller's finalizer.
+
+    KubeVirt surprise (pool.go ``addPoolFinalizer``): the finalizers are copied into a slice of length 0, so
+    the patch replaces whatever finalizers the pool had with the controller's one alone.
+    """
+    from .stored import ASSIGNED
+
+    out = clone_json(pool)
+    meta = child(out, "metadata")
+    meta.setdefault("namespace", namespace)
+    if not meta.get("uid"):
+        meta["uid"] = ASSIGNED
+    if adds_finalizer and FINALIZER not in (meta.get("finalizers") or []):
+        meta["finalizers"] = [FINALIZER]
+    return out
+
+
 def with_template(pool: Spec, vm: Spec) -> Spec:
     """A copy of ``pool`` whose template spec is ``vm``'s spec (the template's metadata is kept)."""
     out = clone_json(pool)
