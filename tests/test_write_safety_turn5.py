@@ -219,8 +219,10 @@ def test_m5_a_relative_cache_home_is_ignored(tmp_path: Path, monkeypatch: pytest
     import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
+    from kubectl_instancetype.cli import fetch
     from kubectl_instancetype.cli.fetch import cache_dir
 
+    monkeypatch.setattr(fetch, "_deadline", [])  # each run of the tool its own download deadline
     served, tree, home = tmp_path / "srv", tmp_path / "tree", tmp_path / "home"
     for folder in (served, tree, home):
         folder.mkdir()
@@ -338,3 +340,34 @@ def test_w1_stored_pool_is_the_pool_as_written(tmp_path: Path) -> None:
     for mode in ("--stored", "--pin"):
         _, err, status = cli("render", mode, "-f", "bad.yaml", cwd=tmp_path)
         assert status == 1 and "conflicts with selected instance type" in err, err
+
+
+# --- M4: --check says what --write does ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["tagged-root.yaml", "tab-in-flow.yaml", "tagged-root-full.yaml",
+                                  "tab-in-flow-full.yaml"])
+def test_m4_valid_files_are_written_and_check_agrees(tmp_path: Path, name: str) -> None:
+    repro("M4", tmp_path, name)
+    original = load_stream((tmp_path / name).read_text(), name)
+    assert cli("render", "-q", "--check", "-f", name, cwd=tmp_path)[:2] == (f"{name}\n", "1 file would be rewritten\n")
+    _, err, status = cli("render", "-q", "--write", "-f", name, cwd=tmp_path)
+    assert (status, err) == (0, f"wrote {name}\n")
+    written = load_stream((tmp_path / name).read_text(), name)
+    assert [d.data for d in written if d.data.get("kind") != "VirtualMachine"] == \
+        [d.data for d in original if d.data.get("kind") != "VirtualMachine"]  # the neighbours as they were
+    assert cli("render", "-q", "--check", "-f", name, cwd=tmp_path)[2] == 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_m4_check_refuses_what_write_refuses(tmp_path: Path, jobs: str) -> None:
+    repro("M4", tmp_path, "tagged-root.yaml")
+    text = (tmp_path / "tagged-root.yaml").read_text().replace("  runStrategy: Always\n",
+                                                               "  runStrategy: Always\n  runStrategy: Always\n")
+    (tmp_path / "vm.yaml").write_text(text)
+    results = [cli("render", "-q", mode, "--jobs", jobs, "-f", "vm.yaml", cwd=tmp_path)
+               for mode in ("--check", "--write")]
+    refusal = "vm.yaml:5:1: error: cannot rewrite a document whose mapping keys repeat: remove the repeated keys\n"
+    for out, err, status in results:
+        assert (out, status) == ("", 3) and err.endswith(refusal), err
+    assert (tmp_path / "vm.yaml").read_text() == text

@@ -112,7 +112,7 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
     text is not computed, only whether there is one. ``planned`` holds, by file, the new texts (verdicts)
     ``--jobs`` workers made as this would (:func:`.jobs.write_parallel`).
     """
-    from ..gitops.plan import FileChange, rendered_text, would_change
+    from ..gitops.plan import FileChange, rendered_text, writable_change
 
     loaded_broken = files_in_error(problems)
     for source, target, file_items in _by_file(pairs, items, present):
@@ -123,7 +123,10 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
         try:
             place = place_of(target, source, output_dir)
             if verdict_only and output_dir is None:
-                verdict = would_change(file_items) if planned is None or not file_items else planned[source.display]
+                if planned is None or not file_items:
+                    verdict = writable_change(file_items, source.display)
+                else:
+                    verdict = bool(_made(planned[source.display]))
                 yield FileChange(source.display, target, None, None, verdict), place
                 continue
             text = file_items[0].document.stream_text if file_items else _without_documents(source, output_dir)
@@ -140,8 +143,9 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
         yield FileChange(source.display, target, before, after), place
 
 
-def _made(planned: str | InputError) -> str:
-    """A new text a ``--jobs`` worker made (the InputError it met raised here, where it is reported)."""
+def _made(planned: Any) -> Any:
+    """A new text (or verdict) a ``--jobs`` worker made (the InputError it met raised here, where it is
+    reported)."""
     if isinstance(planned, InputError):
         raise planned
     return planned

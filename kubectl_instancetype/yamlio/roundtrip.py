@@ -27,7 +27,7 @@ from ruamel.yaml.error import YAMLError
 from ..errors import InputError, Location
 from .edit import Editor
 from .kept import lost
-from .load import Document, load_stream, stream_data
+from .load import Document, load_stream, stream_data, tokens
 from .merge import keep_original
 from .splice import splice
 from .split import Body, Layout, split
@@ -83,13 +83,47 @@ def _loads_as(text: str, new: Any, source: str, prelude: str = "") -> bool:
 def _edit(text: str, old: Any, new: Any, style: Style, keep: bool, prelude: str = "") -> str:
     """The document ``text`` (LF line ends) edited to hold ``new``, read under the directives ``prelude``."""
     yaml = _yaml(style)
-    tree = yaml.load(prelude + text)
+    tree = yaml.load(prelude + _spaced_tabs(text))
     normalised = _without_directives(_dump(yaml, tree), prelude)
     edited = _without_directives(_dump(yaml, Editor(style, keep).document(tree, old, new)), prelude)
     if edited.endswith("\n...\n") and not text.rstrip().endswith("..."):
         edited = edited[: -len("...\n")]
     merged = keep_original(text, normalised, edited)
     return merged if merged != edited and _loads_as(merged, new, "<merge>", prelude) else edited
+
+
+def _spaced_tabs(text: str) -> str:
+    """``text`` with each tab that only separates tokens (outside scalars, tags and comments) spelled as a space,
+    as libyaml and kubectl read it: ruamel.yaml's round-trip scanner refuses a tab after a value or a colon
+    (``image: x<TAB>``), which every other reader of the file accepts. The meaning is the same; the merge
+    still spells untouched lines as they were."""
+    if "\t" not in text:
+        return text
+    spans = [(t.start_mark.index, t.end_mark.index) for t in tokens(text) if t.end_mark.index > t.start_mark.index]
+    out, at, previous_end = list(text), 0, 0
+    for index, char in enumerate(text):
+        if char != "\t":
+            continue
+        while at < len(spans) and spans[at][1] <= index:
+            previous_end = spans[at][1]
+            at += 1
+        inside = at < len(spans) and spans[at][0] <= index
+        line_start = text.rfind("\n", 0, index) + 1
+        in_comment = "#" in text[max(previous_end, line_start):index]
+        if not inside and not in_comment:
+            out[index] = " "
+    return "".join(out)
+
+
+def _kept_root_tag(before: str, after: str) -> str:
+    """``after`` (the editor's text of the body ``before``) with the tag that stood alone on the body's first
+    line (``--- !!map``: the body starts after ``--- ``) put back: ruamel.yaml drops a standard tag, and the
+    body would then start on the ``---`` line, where a block mapping cannot."""
+    first, newline, _ = before.partition("\n")
+    token = first.strip()
+    if newline and token.startswith("!") and " " not in token and not after.startswith(first):
+        return f"{first}\n{after}"
+    return after
 
 
 def _without_directives(dumped: str, prelude: str) -> str:
@@ -134,7 +168,7 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
         try:
-            out = _edit(lf, body.data, new, style, keep, prelude)
+            out = _kept_root_tag(lf, _edit(lf, body.data, new, style, keep, prelude))
         except DuplicateKeyError:  # kubectl reads the last value; an edit could not say which one it changes
             raise RewriteError("cannot rewrite a document whose mapping keys repeat: remove the repeated keys",
                                where) from None
