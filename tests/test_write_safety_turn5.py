@@ -120,6 +120,8 @@ def test_d3_pin_edits_the_template_it_has(tmp_path: Path) -> None:
     assert (status, err) == (0, "wrote vm.yaml\n")
     text = (tmp_path / "vm.yaml").read_text()
     assert len(re.findall(r"(?m)^  template:", text)) == 1
+    assert text.startswith("apiVersion: kubevirt.io/v1   \nkind: VirtualMachine   \n")  # untouched lines as they were
+    assert "        devices: {}   \n        resources: {}\n" in text and text.endswith("---")
     assert load_stream(text, "vm.yaml")[0].warnings == ()
     _, err, status = cli("render", "--write", "-f", "vm.yaml", cwd=tmp_path)
     assert (status, err) == (0, "wrote vm.yaml\n")
