@@ -43,7 +43,8 @@ def common_options() -> list[click.Parameter]:
                           "else on standard error (standard output for validate, which prints nothing else)."),
         click.Option(["--output-file", "output_file"], metavar="FILE", type=click.Path(dir_okay=False),
                      expose_value=False, callback=_keep("file"),
-                     help="Write the --output-format report to FILE (the text lines stay on standard error)."),
+                     help="Write the --output-format report to FILE (the text lines stay on standard error): "
+                          "atomically, never through a symbolic link (exit 3), never over an input file (exit 2)."),
         click.Option(["--summary"], is_flag=True, expose_value=False, callback=_keep("summary"),
                      help="End with a line: N VMs in M files: K rendered, J refused, W warnings."),
         click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, callback=_keep("quiet"),

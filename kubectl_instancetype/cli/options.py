@@ -320,7 +320,8 @@ def write_options(func: Callable[..., Any] | None = None, *, output_dir: bool = 
                             help="Write the expanded files under DIR instead, mirroring the -f directories.")]
               if output_dir else []),
             click.option("--check", is_flag=True,
-                         help=f"Write nothing; list the files --write{alternative} would change and exit 1 if any."),
+                         help=f"Write nothing; list the files --write{alternative} would change and exit 1 if any "
+                              "(3 for a file it could not write)."),
             click.option("--diff", "show_diff", is_flag=True,
                          help=f"Write nothing; print the unified diff --write{alternative} would apply."),
             click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
@@ -341,7 +342,8 @@ def outside_of(output_dir: str | None) -> tuple[str, ...]:
 
 
 junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
-                            help="Also write a JUnit XML report to FILE: one test case per VirtualMachine.")
+                            help="Also write a JUnit XML report to FILE: one test case per VirtualMachine (as "
+                                 "--output-file is written).")
 
 
 def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -59,8 +59,9 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
                    "'<assigned by the cluster>'. See also: kubectl instancetype drift.")
 @click.option("--pin", is_flag=True,
               help="Instead of expanding, add to each VM the stable values the cluster would write (architecture, "
-                   "machine type, PCI topology annotation, storage class, …) so that the live VM equals the file; "
-                   "with --write, --check or --diff, in the files.")
+                   "machine type, PCI topology annotation, storage class, …) and remove what it removes "
+                   "(inferFromVolume once inferred, …) so that the live VM equals the file; with --write, --check "
+                   "or --diff, in the files. A VirtualMachinePool is stored as written: nothing is pinned into it.")
 @click.option("--pin-firmware", is_flag=True,
               help="With --pin: also a firmware UUID and serial derived from the VM's namespace and name (the "
                    "cluster would draw random ones).")
