@@ -158,6 +158,8 @@ def test_t5_tag_directive_and_a_blank_last_line(tmp_path: Path, args: tuple[str,
     ("render", "--output-format", "json", "--output-file", "vm.yaml"),
     ("render", "--write", "--junit-xml", "vm.yaml"),
     ("validate", "--output-format", "sarif", "--output-file", "./vm.yaml"),
+    ("convert", "--write", "--output-format", "json", "--output-file", "vm.yaml"),
+    ("suggest", "--write", "--output-format", "json", "--output-file", "vm.yaml"),
 ])
 def test_d2_a_report_naming_an_input_is_refused(tmp_path: Path, args: tuple[str, ...]) -> None:
     repro("D2", tmp_path)

@@ -16,7 +16,7 @@ from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
 from .inputs import Source, expand_paths, read_text
 from .options import WriteOptions, exclude_option, write_options
-from .report import finish
+from .report import finish, refuse_reports_over, report_files
 from .write import settle, targets
 
 
@@ -53,6 +53,8 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
     names = filenames + paths
     if not names:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
+    if report_files():  # (convert reads its inputs itself, not through options.load)
+        refuse_reports_over([source.path for source in expand_paths(names, recursive, follow_symlinks)])
     problems: list[ToolError] = []
     outdated: list[ToolError] = []
     if writing.active:
