@@ -122,7 +122,7 @@ def _pool_renderer(renderer: VMRenderer, pools: str = "expanded") -> VMRenderer:
         if rendered.get("kind") != VM_KIND:  # a VMI: the one of VM <pool>-0, its names indexed
             return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg, book)
         if pools == "stored":
-            return stored_pool(vm, namespace, cfg.release.pool_controller_adds_finalizer)
+            return stored_pool(vm, namespace, cfg.release.pool_controller_adds_finalizer, book)
         if pools == "written":  # a pin: what each VM gets (its firmware identity above all) is the VM's own
             return clone_json(vm)
         out = with_template(vm, rendered)
