@@ -108,8 +108,9 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
 
     Each source is read once, when it is loaded: its text comes with its documents, so a FIFO is not
     read twice and a file that changes meanwhile cannot be mixed up. Files with input errors (found while
-    loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) the new
-    text is not computed, only whether there is one. ``planned`` holds, by file, the new texts (verdicts)
+    loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) only the
+    verdict is kept: the new text is made only for a file that changes, so that a file ``--write`` could
+    not rewrite is refused by ``--check`` too. ``planned`` holds, by file, the new texts (verdicts)
     ``--jobs`` workers made as this would (:func:`.jobs.write_parallel`).
     """
     from ..gitops.plan import FileChange, rendered_text, writable_change
