@@ -45,7 +45,7 @@ def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> tuple[str, 
 # --- D1: a pin writes only what the cluster keeps ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["infer-from-volume.yaml", "refpolicy-expand.yaml"])
+@pytest.mark.parametrize("name", ["infer-from-volume.yaml", "refpolicy-expand.yaml", "template-spec-null.yaml"])
 def test_d1_a_pinned_vm_is_admitted_as_it_was(tmp_path: Path, name: str) -> None:
     repro("D1", tmp_path, name)
     assert cli("validate", "-f", name, cwd=tmp_path)[2] == 0
