@@ -173,5 +173,12 @@ class RefusedError(ToolError):
     exit_code = EXIT_FINDINGS
 
 
+class OutOfDate(ToolError):
+    """A file ``--check`` or ``--diff`` finds that ``--write`` would change: a finding (exit status 1), reported
+    by the machine formats as a result (the text output lists the file on standard output and counts it)."""
+
+    exit_code = EXIT_FINDINGS
+
+
 class InternalLimitError(InputError):
     """Input refused because it exceeds a documented safety limit (alias bombs, huge documents)."""

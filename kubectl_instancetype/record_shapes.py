@@ -53,45 +53,46 @@ def _shape_7(self, _f0, _f1, _f2):
     _record_set(self, '_f2', _f2)
 
 
-def _shape_8(self, _f0, _f1, _f2):
-    _record_set(self, '_f0', _f0)
-    _record_set(self, '_f1', _record_factory_1() if _f1 is _record_factory else _f1)
-    _record_set(self, '_f2', _f2)
-
-
-def _shape_9(self, _f0, _f1, _f2, _f3):
+def _shape_8(self, _f0, _f1, _f2, _f3):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _f2
     self._f3 = _f3
 
 
-def _shape_10(self, _f0, _f1, _f2, _f3):
+def _shape_9(self, _f0, _f1, _f2, _f3):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _record_factory_2() if _f2 is _record_factory else _f2
     self._f3 = _record_factory_3() if _f3 is _record_factory else _f3
 
 
-def _shape_11(self, _f0, _f1, _f2, _f3):
+def _shape_10(self, _f0, _f1, _f2, _f3):
     self._f0 = _f0
     self._f1 = _record_factory_1() if _f1 is _record_factory else _f1
     self._f2 = _record_factory_2() if _f2 is _record_factory else _f2
     self._f3 = _record_factory_3() if _f3 is _record_factory else _f3
 
 
-def _shape_12(self, _f0, _f1, _f2, _f3):
+def _shape_11(self, _f0, _f1, _f2, _f3):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
     _record_set(self, '_f3', _f3)
 
 
-def _shape_13(self, _f0, _f1, _f2, _f3):
+def _shape_12(self, _f0, _f1, _f2, _f3):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
     _record_set(self, '_f3', _record_factory_3() if _f3 is _record_factory else _f3)
+
+
+def _shape_13(self, _f0, _f1, _f2, _f3):
+    _record_set(self, '_f0', _f0)
+    _record_set(self, '_f1', _record_factory_1() if _f1 is _record_factory else _f1)
+    _record_set(self, '_f2', _f2)
+    _record_set(self, '_f3', _f3)
 
 
 def _shape_14(self, _f0, _f1, _f2, _f3, _f4):
@@ -338,12 +339,12 @@ SHAPES = {
     (False, False, ('taken or made', 'taken or made', 'taken')): _shape_5,
     (False, False, ('taken or made', 'taken or made', 'taken or made')): _shape_6,
     (True, False, ('taken', 'taken', 'taken')): _shape_7,
-    (True, False, ('taken', 'taken or made', 'taken')): _shape_8,
-    (False, False, ('taken', 'taken', 'taken', 'taken')): _shape_9,
-    (False, False, ('taken', 'taken', 'taken or made', 'taken or made')): _shape_10,
-    (False, False, ('taken', 'taken or made', 'taken or made', 'taken or made')): _shape_11,
-    (True, False, ('taken', 'taken', 'taken', 'taken')): _shape_12,
-    (True, False, ('taken', 'taken', 'taken', 'taken or made')): _shape_13,
+    (False, False, ('taken', 'taken', 'taken', 'taken')): _shape_8,
+    (False, False, ('taken', 'taken', 'taken or made', 'taken or made')): _shape_9,
+    (False, False, ('taken', 'taken or made', 'taken or made', 'taken or made')): _shape_10,
+    (True, False, ('taken', 'taken', 'taken', 'taken')): _shape_11,
+    (True, False, ('taken', 'taken', 'taken', 'taken or made')): _shape_12,
+    (True, False, ('taken', 'taken or made', 'taken', 'taken')): _shape_13,
     (False, False, ('taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_14,
     (False, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made')): _shape_15,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken')): _shape_16,

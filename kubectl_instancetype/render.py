@@ -23,7 +23,7 @@ from .pipeline.restart_defaults import committed_defaults
 from .pipeline.stages import render_vm
 from .pipeline.vm_pool_admitter import STAGE as POOL_STAGE
 from .pipeline.vm_pool_admitter import admit_pool
-from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, template_of, with_template
+from .pipeline.vm_pool_controller import TEMPLATE, is_pool, pool_vm, stored_pool, template_of, with_template
 from .records import dataclass, field
 from .yamlio import Document
 
@@ -42,6 +42,9 @@ class Options:
     namespace: str = "default"
     config: ClusterConfig = field(default_factory=ClusterConfig)
     explain: bool = False  # record where each value comes from (Item.origins)
+    # What a VirtualMachinePool becomes: its template expanded ("expanded"), the pool as the cluster stores it
+    # ("stored", render --stored) or as written ("written", --pin): no VM webhook mutates a pool's template
+    pools: str = "expanded"
 
 
 @dataclass(frozen=True)
@@ -100,14 +103,16 @@ def render_each(
         if doc.data.get("kind") == VM_KIND:
             yield _render_vm(doc, renderer, catalog, options)
         elif is_pool(doc.data):
-            yield _render_vm(doc, _pool_renderer(renderer), catalog, options, "VirtualMachinePool", TEMPLATE)
+            yield _render_vm(doc, _pool_renderer(renderer, options.pools), catalog, options, "VirtualMachinePool",
+                             TEMPLATE)
         else:
             yield Item(doc, doc.data, False)
 
 
-def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
+def _pool_renderer(renderer: VMRenderer, pools: str = "expanded") -> VMRenderer:
     """``renderer`` applied to the VMs a pool creates: the pool with its template expanded, or (when
-    ``renderer`` makes VMIs) the VMI of the pool's first VM."""
+    ``renderer`` makes VMIs) the VMI of the pool's first VM; with ``pools`` "stored" or "written", the pool as
+    the cluster stores it or as written once its VMs are known to be admitted (``Options.pools``)."""
 
     def render_pool(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
                     book: Origins | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
@@ -119,6 +124,10 @@ def _pool_renderer(renderer: VMRenderer) -> VMRenderer:
         rendered = renderer(pool_vm(vm, namespace, None), namespace, catalog, cfg, vm_book, warnings)
         if rendered.get("kind") != VM_KIND:  # a VMI: the one of VM <pool>-0, its names indexed
             return renderer(pool_vm(vm, namespace, 0), namespace, catalog, cfg, book)
+        if pools == "stored":
+            return stored_pool(vm, namespace, cfg.release.pool_controller_adds_finalizer, book)
+        if pools == "written":  # a pin: what each VM gets (its firmware identity above all) is the VM's own
+            return clone_json(vm)
         out = with_template(vm, rendered)
         meta = out.setdefault("metadata", {})
         if "namespace" not in meta:

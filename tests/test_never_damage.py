@@ -511,15 +511,16 @@ def test_invalid_utf8_on_standard_input_is_an_input_error() -> None:
 
 def test_what_ruamel_cannot_edit_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "vm.yaml"
-    # a flow mapping with content that changes (only the editor keeps it flow), in a document ruamel cannot read
-    text = VM.replace("spec:\n", "spec:\t\n", 1).replace("domain:\n        devices: {}\n",
-                                                         "domain: {devices: {}, clock: {utc: {}}}\n")
+    # a flow mapping with content that changes (only the editor keeps it flow), in a document ruamel cannot read:
+    # a tab inside a plain scalar (tabs between tokens are read as spaces since issue 30)
+    text = VM.replace("  name: vm1\n", "  name: vm1\n  annotations:\n    note: a \tb\n", 1).replace(
+        "domain:\n        devices: {}\n", "domain: {devices: {}, clock: {utc: {}}}\n")
     path.write_text(text)
     assert run("render", "-f", str(path)).exit_code == 0  # Kubernetes reads it
-    for mode in ("--write", "--diff"):
+    for mode in ("--write", "--diff", "--check"):
         result = run("render", mode, str(path))
         assert (result.exit_code, result.exception is None or isinstance(result.exception, SystemExit)) == (3, True)
-        assert ":5:6: error: cannot rewrite this document: ruamel.yaml cannot edit it" in result.stderr
+        assert ":6:13: error: cannot rewrite this document: ruamel.yaml cannot edit it" in result.stderr
         assert len(result.stderr.splitlines()) == 1, result.stderr
     assert path.read_text() == text
 

@@ -217,6 +217,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("lists_instancetype_v1alpha", {(1, 5): 0, (1, 7): None},
          "the instancetype CRDs still list v1alpha1/v1alpha2"),
     Fact("serves_pool_v1beta1", {(1, 7): 0}, "pool.kubevirt.io/v1beta1"),
+    Fact("pool_controller_adds_finalizer", {(1, 7): 0},
+         "pkg/virt-controller/watch/pool/pool.go addPoolFinalizer: pool.kubevirt.io/finalizer on the pool itself"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

@@ -51,7 +51,8 @@ def common_options(report_on_stdout: bool = False) -> list[click.Parameter]:
         click.Option(["--output-file", "output_file"], metavar="FILE", type=click.Path(dir_okay=False),
                      expose_value=False, callback=_keep("file"),
                      help="Write the --output-format report to FILE, - for standard output (the text lines stay on "
-                          "standard error)."),
+                          "standard error): atomically, never through a symbolic link (exit 3), never over an input "
+                          "file (exit 2)."),
         click.Option(["--summary"], is_flag=True, expose_value=False, callback=_keep("summary"),
                      help="End with a line: N VMs (, P pools) in M files: K rendered, J refused, W warnings (M: the "
                           "files read, VMs or not)."),
@@ -74,6 +75,15 @@ def add_common_options(command: click.Command) -> None:
     for option in common_options(command.name in REPORT_ON_STDOUT):
         if not names & set(option.opts):
             command.params.append(option)
+
+
+def report_on_stderr() -> bool:
+    """Whether the ``--output-format`` report is written on standard error (a machine format, no
+    ``--output-file``, a command that prints on standard output): nothing else may be written there then,
+    or the report cannot be read."""
+    settings = report_settings()
+    return (settings.get("format") or "text") != "text" and settings.get("file") is None \
+        and not settings.get("stdout_free")
 
 
 def report_settings() -> dict[str, Any]:

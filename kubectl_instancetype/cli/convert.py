@@ -16,7 +16,7 @@ from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
 from .inputs import Source, expand_paths, read_text
 from .options import FILES_READ, WriteOptions, exclude_option, write_options
-from .report import finish
+from .report import finish, refuse_reports_over, report_files
 from .write import settle, targets
 
 
@@ -53,17 +53,21 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
     names = filenames + paths
     if not names:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
+    if report_files():  # (convert reads its inputs itself, not through options.load)
+        refuse_reports_over([source.path for source in expand_paths(names, recursive, follow_symlinks)])
     problems: list[ToolError] = []
+    outdated: list[ToolError] = []
     if writing.active:
         sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)
                    if not excluded(source, exclude)]
-        status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems)
+        status, notes = settle(_changes(sources, problems, writing.check and not writing.diff), writing, problems,
+                               outdated)
     else:
         sources = [s for s in expand_paths(names, recursive, follow_symlinks) if not excluded(s, exclude)]
         _print(sources, problems)
         status, notes = EXIT_OK, []
     click.get_current_context().meta[FILES_READ] = len(sources)  # --summary: the files read (no VM is checked)
-    finish(RunResult(tuple(problems), changed=status != EXIT_OK), notes=notes)
+    finish(RunResult(tuple(problems), changed=status != EXIT_OK, outdated=tuple(outdated)), notes=notes)
 
 
 def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | None:

@@ -31,8 +31,11 @@ def _remaining(timeout: float) -> float:
 
 
 def cache_dir() -> Path:
-    """Where pinned downloads are kept (XDG base directory specification)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """Where pinned downloads are kept (XDG base directory specification: a relative ``XDG_CACHE_HOME`` is
+    invalid and ignored, else ``XDG_CACHE_HOME=.`` caches inside the working tree, read as input next run)."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base, *CACHE_SUBDIR)
 
 

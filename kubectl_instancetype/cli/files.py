@@ -1,4 +1,4 @@
-"""Reading and replacing the files ``--write`` and ``--output-dir`` produce, without ever damaging one.
+"""Reading and replacing the files ``--write``, ``--output-dir`` and the reports produce, without ever damaging one.
 
 A file is replaced atomically: a temporary file in the same directory, flushed to disk, renamed over it,
 so a process killed at any moment leaves the old or the new content. What the rename would silently lose
@@ -9,7 +9,7 @@ whose owner and group cannot be kept.
 Under ``--output-dir`` nothing is followed: every directory from the output directory down is opened
 with ``O_NOFOLLOW`` relative to its parent, and a symbolic link anywhere in the output tree (the file,
 a directory, a dangling link) is refused, so a link planted by a pull request cannot send the output
-elsewhere on the machine.
+elsewhere on the machine. Reports (``--output-file``, ``--junit-xml``) are written the same way (:func:`report`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class Place:
     name: str
     confined_to: str | None = None  # the output directory when nothing from there down may be a link
     display: str = ""  # the path as the user named it, for messages ("": the directory and name)
+    within: str = " in the output directory"  # where a refused link is, for messages
 
 
 def in_place(path: str) -> Place:
@@ -47,6 +48,18 @@ def under(root: str, relative: str) -> Place:
     if not parts or os.path.isabs(relative) or ".." in parts:
         raise InputError("refusing to write outside the output directory", Location(os.path.join(root, relative)))
     return Place(os.path.join(root, *parts[:-1]), parts[-1], root)
+
+
+def report(path: str) -> Place:
+    """A report file (``--output-file``, ``--junit-xml``): never written through a symbolic link, nor through
+    one among its directories from the working directory down (a pull request can plant one at the name a CI
+    step writes its report to, as in an output directory); a path from the root is the user's own choice
+    above its last directory."""
+    directory, name = os.path.split(path)
+    if not name or name in (".", ".."):
+        raise InputError("not a file name", Location(path))
+    root = (directory or ".") if os.path.isabs(path) else "."
+    return Place(directory or ".", name, root, path, ": a pull request can plant one where a report goes")
 
 
 def _refuse(place: Place, message: str) -> InputError:
@@ -115,7 +128,7 @@ def _open_dir(place: Place, name: str, parent: int | None, shown: str) -> int | 
         except OSError:
             is_link = False
         if is_link:
-            raise InputError("refusing to write through a symbolic link in the output directory",
+            raise InputError(f"refusing to write through a symbolic link{place.within}",
                              Location(shown)) from None
         raise InputError(f"cannot open directory: {exc.strerror or exc}", Location(shown)) from None
 
@@ -150,7 +163,7 @@ def read(place: Place, max_bytes: int) -> str | None:
 
 def _check_kind(place: Place, info: os.stat_result) -> None:
     if stat.S_ISLNK(info.st_mode):
-        raise _refuse(place, "refusing to write through a symbolic link in the output directory")
+        raise _refuse(place, f"refusing to write through a symbolic link{place.within}")
     if not stat.S_ISREG(info.st_mode):
         raise _refuse(place, "not a regular file: refusing to replace it")
 

@@ -76,7 +76,7 @@ def _write_task(span: tuple[int, int]) -> list[Done]:
     """The documents of ``span`` rendered, and the new text of each of their files made as :func:`..write.
     plan_changes` makes it, so that only text comes back."""
     from ..errors import EXIT_INPUT, InputError
-    from ..gitops.plan import rendered_text, would_change
+    from ..gitops.plan import rendered_text, writable_change
 
     work = _WORK
     items = list(render_each(work["documents"][span[0]:span[1]], work["catalog"], work["options"],
@@ -92,13 +92,13 @@ def _write_task(span: tuple[int, int]) -> list[Done]:
         if item.document.source in work["broken"] or any(
                 one.problem is not None and one.problem.exit_code == EXIT_INPUT for one in of_file):
             continue
-        if work["verdict_only"]:
-            planned: Any = would_change(of_file)
-        else:
-            try:
+        try:
+            if work["verdict_only"]:
+                planned: Any = writable_change(of_file, item.document.source)
+            else:
                 planned = rendered_text(of_file[0].document.stream_text, item.document.source, of_file)
-            except InputError as exc:
-                planned = exc
+        except InputError as exc:
+            planned = exc
         out[-1] = replace(out[-1], planned=planned)
     return out
 

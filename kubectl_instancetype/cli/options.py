@@ -272,6 +272,9 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
     """Everything a command needs, read from the files these options name (checked in ``jobs`` processes)."""
     reader = FileReader(inputs.outside) if inputs.outside else FILES
     loaded = gather(request(inputs, catalogs, jobs), reader, builtin=builtin_catalog(catalogs.builtin))
+    from .report import refuse_reports_over
+
+    refuse_reports_over((*loaded.files, *catalogs.catalogs, *filter(None, (catalogs.kubevirt_config,))))
     ctx = click.get_current_context(silent=True)
     if ctx is not None and report_settings().get("summary"):  # the -f files read: VMs or not, parsed or not,
         from ..inputs import excluded  # empty or not (a file holding only ---), catalogs aside
@@ -353,7 +356,8 @@ def write_options(func: Callable[..., Any] | None = None, *, output_dir: bool = 
                             help="Write the expanded files under DIR instead, mirroring the -f directories.")]
               if output_dir else []),
             click.option("--check", is_flag=True,
-                         help=f"Write nothing; list the files --write{alternative} would change and exit 1 if any."),
+                         help=f"Write nothing; list the files --write{alternative} would change and exit 1 if any "
+                              "(3 for a file it could not write)."),
             click.option("--diff", "show_diff", is_flag=True,
                          help=f"Write nothing; print the unified diff --write{alternative} would apply."),
             click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
@@ -375,7 +379,7 @@ def outside_of(output_dir: str | None) -> tuple[str, ...]:
 
 junit_option = click.option("--junit-xml", "junit_xml", metavar="FILE", type=click.Path(dir_okay=False),
                             help="Also write a JUnit XML report to FILE: one test case per VirtualMachine (- for "
-                                 "standard output).")
+                                 "standard output; a file is written as --output-file is).")
 
 
 def jobs_option(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -59,8 +59,9 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
                    "'<assigned by the cluster>'. See also: kubectl instancetype drift.")
 @click.option("--pin", is_flag=True,
               help="Instead of expanding, add to each VM the stable values the cluster would write (architecture, "
-                   "machine type, PCI topology annotation, storage class, …) so that the live VM equals the file; "
-                   "with --write, --check or --diff, in the files.")
+                   "machine type, PCI topology annotation, storage class, …) and remove what it removes "
+                   "(inferFromVolume once inferred, …) so that the live VM equals the file; with --write, --check "
+                   "or --diff, in the files. A VirtualMachinePool is stored as written: nothing is pinned into it.")
 @click.option("--pin-firmware", is_flag=True,
               help="With --pin: also a firmware UUID and serial derived from the VM's namespace and name (the "
                    "cluster would draw random ones).")
@@ -100,7 +101,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vm.yaml --stored
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
-    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active)
+    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active, output)
     # --write never puts a processed VM into a template file: templates are kept as they are
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
                      templates="keep" if writing.active else "process")
@@ -112,7 +113,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
 
         catalogs = with_tracked_kubevirt_cr(inputs, with_repo_catalog(inputs, catalogs, True), True)
     loaded = load(inputs, catalogs, jobs)
-    options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain)
+    pools = "stored" if stored else "written" if pin else "expanded"
+    options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain, pools=pools)
     seen = Seen(list(loaded.problems), inputs.namespace)
     renderer = vm_renderer(vmi, stored, pin, pin_firmware)
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
@@ -122,7 +124,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
-    changed, notes = False, list[str]()
+    changed, notes, outdated = False, list[str](), list[ToolError]()
     if processes > 1 and pairs is not None:
         from .jobs import write_parallel
         from .write import apply
@@ -132,7 +134,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         items = seen.watch(write_parallel(list(documents), catalog, options, renderer, inputs.namespace,
                                           seen.problems, writing.check and not writing.diff
                                           and writing.output_dir is None, processes, planned))
-        status, notes = apply(wanted, items, present, writing, seen.problems, planned)
+        status, notes = apply(wanted, items, present, writing, seen.problems, planned, outdated)
         changed = status != EXIT_OK
     elif processes > 1:
         from .jobs import render_parallel
@@ -151,10 +153,10 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         from .write import apply
 
         wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
-        status, notes = apply(wanted, items, present, writing, seen.problems)
+        status, notes = apply(wanted, items, present, writing, seen.problems, outdated=outdated)
         changed = status != EXIT_OK
-    finish(seen.result(notices, changed), junit=junit_xml, suite="kubectl-instancetype render", notes=notes,
-           provenance=provenance)
+    finish(seen.result(notices, changed, tuple(outdated)), junit=junit_xml, suite="kubectl-instancetype render",
+           notes=notes, provenance=provenance)
 
 
 @dataclass
@@ -185,8 +187,9 @@ class Seen:
             self.checked.append(Checked(done.label, done.source, done.problem))
         return done.text
 
-    def result(self, notices: tuple[Notice, ...], changed: bool) -> RunResult:
-        return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked))
+    def result(self, notices: tuple[Notice, ...], changed: bool, outdated: tuple[ToolError, ...] = ()) -> RunResult:
+        return RunResult(tuple(self.problems), (*notices, *self.warnings), changed, checked=tuple(self.checked),
+                         outdated=outdated)
 
 
 def vm_renderer(vmi: bool, stored: bool = False, pin: bool = False, pin_firmware: bool = False) -> VMRenderer | None:
@@ -207,16 +210,17 @@ def vm_renderer(vmi: bool, stored: bool = False, pin: bool = False, pin_firmware
     return render_vmi
 
 
-def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain: bool, writing: bool) -> None:
+def _check_modes(vmi: bool, stored: bool, pin: bool, pin_firmware: bool, explain: bool, writing: bool,
+                 output: str = "yaml") -> None:
     """UsageError for render modes that exclude each other."""
     if pin_firmware and not pin:
         raise click.UsageError("--pin-firmware adds to --pin: give --pin too")
     chosen = [flag for flag, on in (("--vmi", vmi), ("--stored", stored), ("--pin", pin)) if on]
     if len(chosen) > 1:
         raise click.UsageError(f"{' and '.join(chosen)} exclude each other")
-    if stored and writing:
+    if stored and (writing or output == "patch"):  # a patch applied by kustomize writes it into the manifests
         raise click.UsageError("--stored prints what the cluster stores (with values it assigns): it cannot be "
-                               "written into files; use --pin")
+                               f"{'a patch' if output == 'patch' else 'written into files'}; use --pin")
     if explain and pin:
         raise click.UsageError("--explain explains an expansion: drop --pin")
 

@@ -16,6 +16,7 @@ import click
 
 from ..errors import InputError, Location
 from ..inputs import Provenances
+from ..records import replace
 from ..reporters import Checked, RunResult, exit_status
 from ..reporters.github import workflow_commands
 from ..reporters.text import lines
@@ -39,15 +40,16 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
         result = _relocated(result, provenance)
     if settings.get("quiet"):
         result = _quiet(result)
+    # the machine reports (not the text lines) hold the out-of-date files as results: _with_outdated
     fmt, target = settings.get("format") or "text", settings.get("file")
     if junit == STDOUT:  # "-" is standard output, as -f - is standard input (never a file named "-")
-        click.echo(formatted(result, "junit", suite), nl=False)
+        click.echo(formatted(_with_outdated(result), "junit", suite), nl=False)
     elif junit is not None:
-        result = _write_junit(result, junit, suite)
+        result = _adding(result, _write_junit(_with_outdated(result), junit, suite))
     if target == STDOUT:
-        click.echo(formatted(result, fmt, suite), nl=False)
+        click.echo(formatted(_with_outdated(result), fmt, suite), nl=False)
     elif target is not None:
-        result = _write_report(result, fmt, target, suite)
+        result = _adding(result, _write_report(_with_outdated(result), fmt, target, suite))
     if fmt == "text" or target is not None:
         for line in lines(result):
             click.echo(line, err=True)
@@ -55,12 +57,24 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
             for line in workflow_commands(result):
                 click.echo(line, err=True)
     else:  # on standard output when the command prints nothing else there (validate), as ruff and kubectl-validate
-        click.echo(formatted(result, fmt, suite), err=not settings.get("stdout_free"), nl=False)
+        click.echo(formatted(_with_outdated(result), fmt, suite), err=not settings.get("stdout_free"), nl=False)
+        if not settings.get("stdout_free"):  # the report alone on standard error: the notes are in it
+            return exit_status(result)
     for note in notes:
         click.echo(note, err=True)
     if settings.get("summary"):
         click.echo(summary(result), err=True)
     return exit_status(result)
+
+
+def _with_outdated(result: RunResult) -> RunResult:
+    """``result`` with the files found out of date among its problems, as the machine reports show them."""
+    return replace(result, problems=(*result.problems, *result.outdated)) if result.outdated else result
+
+
+def _adding(result: RunResult, problem: InputError | None) -> RunResult:
+    """``result`` with the problem met writing a report, if any."""
+    return result if problem is None else replace(result, problems=(*result.problems, problem))
 
 
 def formatted(result: RunResult, fmt: str, suite: str) -> str:
@@ -136,18 +150,18 @@ def _quiet(result: RunResult) -> RunResult:
 
     skipped = (NOT_AN_OBJECT, TOOL_CONFIGURATION)
     notices = tuple(n for n in result.notices if not (n.severity == "note" and n.message in skipped))
-    return RunResult(result.problems, notices, result.changed, result.shown, result.checked)
+    return replace(result, notices=notices)
 
 
-def _write_report(result: RunResult, fmt: str, path: str, suite: str) -> RunResult:
-    """Write the ``fmt`` report to ``path``; a result with one more problem when it cannot be written."""
+def _write_report(result: RunResult, fmt: str, path: str, suite: str) -> InputError | None:
+    """Write the ``fmt`` report to ``path``; the problem when it cannot be written."""
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(formatted(result, fmt, suite))
+        _write_file(path, formatted(result, fmt, suite))
     except OSError as exc:
-        problem = InputError(f"cannot write the report: {exc.strerror or exc}", Location(path))
-        return RunResult((*result.problems, problem), result.notices, result.changed, result.shown, result.checked)
-    return result
+        return InputError(f"cannot write the report: {exc.strerror or exc}", Location(path))
+    except InputError as exc:
+        return exc
+    return None
 
 
 def finish(result: RunResult, *, junit: str | None = None, suite: str = "", notes: Sequence[str] = (),
@@ -161,17 +175,63 @@ def _relocated(result: RunResult, provenance: Provenances) -> RunResult:
                     for c in result.checked)
     problems = tuple(provenance.problem(p) for p in result.problems)
     notices = tuple(provenance.notice(n) for n in result.notices)
-    return RunResult(problems, notices, result.changed, tuple(provenance.problem(p) for p in result.shown), checked)
+    return replace(result, problems=problems, notices=notices, shown=tuple(provenance.problem(p) for p in result.shown),
+                   checked=checked)
 
 
-def _write_junit(result: RunResult, path: str, suite: str) -> RunResult:
-    """Write the JUnit report; a result with one more problem when the file cannot be written."""
+def _write_junit(result: RunResult, path: str, suite: str) -> InputError | None:
+    """Write the JUnit report; the problem when the file cannot be written."""
     from ..reporters.junit import junit_xml
 
     try:
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(junit_xml(result, suite))
+        _write_file(path, junit_xml(result, suite))
     except OSError as exc:
-        problem = InputError(f"cannot write the JUnit report: {exc.strerror or exc}", Location(path))
-        return RunResult((*result.problems, problem), result.notices, result.changed, result.shown, result.checked)
-    return result
+        return InputError(f"cannot write the JUnit report: {exc.strerror or exc}", Location(path))
+    except InputError as exc:
+        return exc
+    return None
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write a report file as ``--output-dir`` writes its files: atomically, never through a link."""
+    import errno
+
+    from . import files
+
+    if not os.path.isdir(os.path.dirname(path) or "."):  # no directories made for a report
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    files.write(files.report(path), text)
+
+
+def report_files() -> list[tuple[str, str]]:
+    """The report files of the running command: (option, path) of ``--output-file`` and ``--junit-xml`` (``-``,
+    standard output, is no file)."""
+    from .common import report_settings
+
+    ctx = click.get_current_context(silent=True)
+    named = [("--output-file", report_settings().get("file")),
+             ("--junit-xml", ctx.params.get("junit_xml") if ctx is not None else None)]
+    return [(option, path) for option, path in named if isinstance(path, str) and path != STDOUT]
+
+
+def refuse_reports_over(inputs: Sequence[str]) -> None:
+    """UsageError when a report file is one of the ``inputs``: the report would replace it (as two inputs
+    that one ``--output-dir`` file would hold are refused)."""
+    reports = report_files()
+    if not reports:
+        return
+    identities: dict[tuple[int, int], str] = {}
+    for path in inputs:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        identities.setdefault((info.st_dev, info.st_ino), path)
+    for option, path in reports:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        same = identities.get((info.st_dev, info.st_ino))
+        if same is not None:
+            raise click.UsageError(f"{option} {path} is the input {same}: the report would replace it")

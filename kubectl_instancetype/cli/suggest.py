@@ -90,8 +90,9 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
         texts, unwritable = file_texts(loaded.documents, found, accept_approximate, broken)
         problems.extend(unwritable)
     notes: list[str] = []
+    outdated: list[ToolError] = []
     if writing.active:
-        status, notes = _write(texts, inputs, writing, problems)
+        status, notes = _write(texts, inputs, writing, problems, outdated)
     elif output == "files":
         status = _print(texts)
     else:
@@ -106,8 +107,8 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
             problem.message = restored_text(problem.message)
     attention = any(o.suggestion is not None and o.suggestion.attention for o in found)
     checked = tuple(Checked(vm_label(o.document.data, inputs.namespace), o.document.source, o.problem) for o in found)
-    finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention, checked=checked),
-           notes=notes)
+    finish(RunResult(tuple(problems), (*loaded.notices, *said), status != EXIT_OK or attention, checked=checked,
+                     outdated=tuple(outdated)), notes=notes)
 
 
 def _check_usage(inputs: InputOptions, writing: WriteOptions, output: str) -> None:
@@ -121,7 +122,7 @@ def _check_usage(inputs: InputOptions, writing: WriteOptions, output: str) -> No
 
 
 def _write(texts: dict[str, tuple[str, str]], inputs: InputOptions, writing: WriteOptions,
-           problems: list[ToolError]) -> tuple[int, list[str]]:
+           problems: list[ToolError], outdated: list[ToolError]) -> tuple[int, list[str]]:
     """--write, --check or --diff over the files that change, through ``render --write``'s safe writer."""
     from ..gitops.plan import FileChange
     from .write import settle, targets  # only to write: printing needs none of it
@@ -129,7 +130,7 @@ def _write(texts: dict[str, tuple[str, str]], inputs: InputOptions, writing: Wri
     pairs = targets(inputs.filenames, inputs.recursive, None, inputs.follow_symlinks)
     wanted = [source for source, _ in pairs if source.display in texts]
     changes = ((FileChange(s.display, s.path, *texts[s.display]), files.in_place(s.path)) for s in wanted)
-    return settle(changes, writing, problems)
+    return settle(changes, writing, problems, outdated)
 
 
 def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool) -> int:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, ToolError, files_in_error
+from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, Location, OutOfDate, ToolError, files_in_error
 from ..yamlio import DEFAULT_LIMITS
 from . import files
 from .inputs import STDIN, Source, expand_paths, read_text
@@ -108,11 +108,12 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
 
     Each source is read once, when it is loaded: its text comes with its documents, so a FIFO is not
     read twice and a file that changes meanwhile cannot be mixed up. Files with input errors (found while
-    loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) the new
-    text is not computed, only whether there is one. ``planned`` holds, by file, the new texts (verdicts)
+    loading, or in one of their VMs) are skipped. With ``verdict_only`` (``--check`` in place) only the
+    verdict is kept: the new text is made only for a file that changes, so that a file ``--write`` could
+    not rewrite is refused by ``--check`` too. ``planned`` holds, by file, the new texts (verdicts)
     ``--jobs`` workers made as this would (:func:`.jobs.write_parallel`).
     """
-    from ..gitops.plan import FileChange, rendered_text, would_change
+    from ..gitops.plan import FileChange, rendered_text, writable_change
 
     loaded_broken = files_in_error(problems)
     for source, target, file_items in _by_file(pairs, items, present):
@@ -123,7 +124,10 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
         try:
             place = place_of(target, source, output_dir)
             if verdict_only and output_dir is None:
-                verdict = would_change(file_items) if planned is None or not file_items else planned[source.display]
+                if planned is None or not file_items:
+                    verdict = writable_change(file_items, source.display)
+                else:
+                    verdict = bool(_made(planned[source.display]))
                 yield FileChange(source.display, target, None, None, verdict), place
                 continue
             text = file_items[0].document.stream_text if file_items else _without_documents(source, output_dir)
@@ -140,8 +144,9 @@ def plan_changes(pairs: list[tuple[Source, str]], items: Iterable[Item], present
         yield FileChange(source.display, target, before, after), place
 
 
-def _made(planned: str | InputError) -> str:
-    """A new text a ``--jobs`` worker made (the InputError it met raised here, where it is reported)."""
+def _made(planned: Any) -> Any:
+    """A new text (or verdict) a ``--jobs`` worker made (the InputError it met raised here, where it is
+    reported)."""
     if isinstance(planned, InputError):
         raise planned
     return planned
@@ -212,34 +217,35 @@ def _write(change: FileChange, place: files.Place, problems: list[ToolError]) ->
 
 def apply(
     pairs: list[tuple[Source, str]], items: Iterable[Item], present: set[str], options: WriteOptions,
-    problems: list[ToolError], planned: dict[str, Any] | None = None,
+    problems: list[ToolError], planned: dict[str, Any] | None = None, outdated: list[ToolError] | None = None,
 ) -> tuple[int, list[str]]:
     """Write, list or diff the targets that change, file by file as ``items`` are rendered: the status
     this adds, and the notes for stderr.
 
     ``problems`` holds the problems met so far (files that failed to load are skipped); new ones (files
     that cannot be rewritten or written) are appended; the caller reports them before the notes, so that
-    a summary is the last line.
+    a summary is the last line. ``outdated`` collects the files ``--check``/``--diff`` find out of date.
     """
     from ..yamlio import roundtrip
-    from .common import report_settings
+    from .common import report_on_stderr, report_settings
     from .progress import Progress
 
     verdict_only = options.check and not options.diff
-    progress = Progress(quiet=bool(report_settings().get("quiet")))
+    progress = Progress(quiet=bool(report_settings().get("quiet")) or report_on_stderr())
     roundtrip.AFTER_DOCUMENT.append(progress.document)
     try:
         return settle(plan_changes(pairs, progress.counting(items), present, problems, options.output_dir,
-                                   verdict_only, planned), options, problems)
+                                   verdict_only, planned), options, problems, outdated)
     finally:
         roundtrip.AFTER_DOCUMENT.remove(progress.document)
         progress.done()
 
 
 def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOptions,
-           problems: list[ToolError]) -> tuple[int, list[str]]:
+           problems: list[ToolError], outdated: list[ToolError] | None = None) -> tuple[int, list[str]]:
     """Write, list or diff each change that changes its file, at its place: the status this adds, and the
-    notes for stderr (files that cannot be written are added to ``problems``)."""
+    notes for stderr (files that cannot be written are added to ``problems``; with ``--check`` or ``--diff``
+    the files that would change, to ``outdated``: the machine reports' results)."""
     from .common import report_settings
 
     changed, notes, quiet = 0, [], bool(report_settings().get("quiet"))
@@ -247,6 +253,8 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
         if not change.changed:
             continue
         changed += 1
+        if options.dry and outdated is not None:
+            outdated.append(_out_of_date(change.target, options))
         if options.diff:
             _print_diff(change, options.color)
         elif options.check:
@@ -258,6 +266,14 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
         notes = [f"{_count(changed)} would be {verb}"] if changed else []
         return (EXIT_FINDINGS if changed else EXIT_OK), notes  # as black, ruff and git diff --exit-code
     return EXIT_OK, notes
+
+
+def _out_of_date(target: str, options: WriteOptions) -> OutOfDate:
+    ctx = click.get_current_context(silent=True)
+    command = ctx.command_path if ctx is not None else "kubectl instancetype"
+    if options.output_dir is not None:
+        return OutOfDate(f"not up to date: {command} --output-dir would write this file", Location(target))
+    return OutOfDate(f"not up to date: {command} --write would rewrite this file", Location(target))
 
 
 def _count(n: int) -> str:

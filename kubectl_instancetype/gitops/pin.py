@@ -72,6 +72,15 @@ def _insert(mapping: dict[str, Any], key: str, value: Any, parent: Any, step: st
     return placed
 
 
+def _delete(doc: Any, keys: list[str]) -> None:
+    """Remove the mapping key at ``keys`` (drift names a removed field by its key in a mapping: lists that
+    differ in length are one value)."""
+    node = doc
+    for key in keys[:-1]:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    del node[keys[-1]]
+
+
 def pinned(vm: dict[str, Any], stored: dict[str, Any], namespace: str, pin_firmware: bool) -> dict[str, Any]:
     """``vm`` with the spec values of ``stored`` (its stored form) that the cluster would add or change."""
     out = clone_json(vm)
@@ -79,7 +88,10 @@ def pinned(vm: dict[str, Any], stored: dict[str, Any], namespace: str, pin_firmw
     identity = firmware_identity(str(meta.get("namespace") or namespace), str(meta.get("name") or ""))
     for drift in differences(vm, stored):
         keys = _keys(drift.pointer)
-        if keys[0] != "spec" or drift.after is MISSING:
+        if keys[0] != "spec":
+            continue
+        if drift.after is MISSING:  # the cluster drops it (inference, referencePolicy: expand, encoding)
+            _delete(out, keys)
             continue
         value = drift.after
         if value == ASSIGNED:

@@ -88,6 +88,15 @@ def rewritten(text: str, new: dict[int, Any], source: str, docs: list[Document] 
     return rewrite(text, new, source, docs)
 
 
+def writable_change(items: list[Item], source: str) -> bool:
+    """:func:`would_change`, and when the file would change, its new text made (and dropped): ``--check``
+    says what ``--write`` does, an InputError where ``--write`` could not rewrite the file."""
+    if not would_change(items):
+        return False
+    rendered_text(items[0].document.stream_text, source, items)
+    return True
+
+
 def would_change(items: Iterable[Item]) -> bool:
     """Whether :func:`rendered_text` would change the file these items were rendered from.
 

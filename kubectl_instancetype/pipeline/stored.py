@@ -38,6 +38,7 @@ UID = named("assigned by the cluster: the API server gives each object a random 
 REVISION = named("virt-controller's first reconcile (the ControllerRevision it stores; the object's uid is "
                  "assigned by the cluster)")
 RESOURCES = named("KubeVirt's encoding of the template (domain.resources is not a pointer)")
+DEVICES = named("KubeVirt's encoding of the template (domain.devices is not a pointer, nor omitted when empty)")
 OBSERVED_API_VERSION = "v1"
 LATEST_OBSERVED = "kubevirt.io/latest-observed-api-version"
 STORAGE_OBSERVED = "kubevirt.io/storage-observed-api-version"
@@ -70,8 +71,8 @@ def _assigned_firmware(ctx: Context) -> vm_mutating_webhook.FirmwareIdentity:
 
 def _go_encoded(spec: Spec, trace: Trace) -> None:
     """What Go's encoding of the webhook's ``spec`` adds or drops beyond :func:`..api.encoding.encode_vm`: an
-    empty matcher ``kind`` (omitempty) goes, the non-pointer template metadata, ``domain.resources`` and claim
-    resources show as ``{}``."""
+    empty matcher ``kind`` (omitempty) goes, the non-pointer template metadata, ``domain.resources``,
+    ``domain.devices`` and claim resources show as ``{}``."""
     for matcher in MATCHERS:
         m = spec.get(matcher.field)
         if isinstance(m, dict):
@@ -86,6 +87,9 @@ def _go_encoded(spec: Spec, trace: Trace) -> None:
         if not isinstance(domain.get("resources"), dict):
             domain["resources"] = {}
             trace.set(("domain", "resources"), RESOURCES)
+        if not isinstance(domain.get("devices"), dict):  # DomainSpec.Devices: `json:"devices"`, not a pointer
+            domain["devices"] = {}
+            trace.set(("domain", "devices"), DEVICES)
     for dvt in spec.get("dataVolumeTemplates") or []:
         for claim in ("pvc", "storage"):
             found = (dvt.get("spec") or {}).get(claim) if isinstance(dvt, dict) else None

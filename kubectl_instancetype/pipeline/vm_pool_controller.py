@@ -17,11 +17,13 @@ from typing import Any
 
 from ..api.golang import child, clone_json
 from ..api.names import CORE_API_VERSION, POOL_GROUP, VIRTUAL_MACHINE, VIRTUAL_MACHINE_POOL
+from ..api.origin import Origins, named
 
 Spec = dict[str, Any]
 REVISION_LABEL = "kubevirt.io/vm-pool-revision-name"
 FINALIZER = "pool.kubevirt.io/finalizer"
 TEMPLATE = ("spec", "virtualMachineTemplate")  # where the VM template sits in a pool
+POOL_SYNC = named("virt-controller's VirtualMachinePool controller (its first sync of the pool)")
 
 
 def is_pool(data: Any) -> bool:
@@ -55,6 +57,31 @@ def pool_vm(pool: Spec, namespace: str, index: int | None) -> Spec:
         labels[REVISION_LABEL] = f"{meta.get('name')}-{_generation(meta)}"
         vm_meta["finalizers"] = [FINALIZER]
     return {"apiVersion": CORE_API_VERSION, "kind": VIRTUAL_MACHINE, "metadata": vm_meta, "spec": spec}
+
+
+def stored_pool(pool: Spec, namespace: str, adds_finalizer: bool, book: Origins | None = None) -> Spec:
+    """``pool`` as the cluster stores it after the pool controller's first sync: its template as written (no
+    mutating webhook is registered for pools: virt-operator's webhooks.go registers the VM, VMI, migration and
+    clone mutators; the VMs the controller creates each go through the VM webhook, one by one), its uid
+    assigned, and, from v1.7, the controller's finalizer.
+
+    KubeVirt surprise (pool.go ``addPoolFinalizer``): the finalizers are copied into a slice of length 0, so
+    the patch replaces whatever finalizers the pool had with the controller's one alone.
+    """
+    from .stored import ASSIGNED, UID
+
+    out = clone_json(pool)
+    meta = child(out, "metadata")
+    meta.setdefault("namespace", namespace)
+    if not meta.get("uid"):
+        meta["uid"] = ASSIGNED
+        if book is not None:
+            book.record(("metadata", "uid"), UID)
+    if adds_finalizer and FINALIZER not in (meta.get("finalizers") or []):
+        meta["finalizers"] = [FINALIZER]
+        if book is not None:
+            book.record(("metadata", "finalizers", 0), POOL_SYNC)
+    return out
 
 
 def with_template(pool: Spec, vm: Spec) -> Spec:

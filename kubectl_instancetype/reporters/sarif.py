@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..errors import KubeVirtError, Location, Notice, RefusedError, ToolError
+from ..errors import KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
 from ..records import dataclass
 from .status import RunResult
 
@@ -44,8 +44,11 @@ RULES: tuple[tuple[str, str, str, str, str], ...] = (
     ("KIT004", "Warning", "KubeVirt or the API server warns about this object",
      "A warning KubeVirt's webhooks or the API server answer with an object they accept.",
      "The object is accepted; the warning says what may change or is deprecated."),
+    ("KIT005", "OutOfDate", "The file is not as --write would write it",
+     "With --check or --diff: the file's VirtualMachines (or objects) are not written as --write writes them.",
+     "Run the same command with --write (or --output-dir) and commit the result."),
 )
-LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning"}
+LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning", "KIT005": "error"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ def _rule(problem: ToolError) -> str:
         return "KIT001"
     if isinstance(problem, RefusedError):
         return "KIT002"
+    if isinstance(problem, OutOfDate):
+        return "KIT005"
     return "KIT003"
 
 

@@ -50,6 +50,7 @@ class RunResult:
     changed: bool = False
     shown: tuple[ToolError, ...] = ()
     checked: tuple[Checked, ...] = ()
+    outdated: tuple[ToolError, ...] = ()  # files --check/--diff found out of date: results of the machine reports
 
 
 def exit_status(result: RunResult) -> int:

@@ -612,15 +612,20 @@ def _key_text(key: Any) -> str:
     return str(key)
 
 
-def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> Iterator[tuple[int, Any]]:
+def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS,
+                repeats: set[int] | None = None) -> Iterator[tuple[int, Any]]:
     """(index, data) of each non-empty document of ``text`` in turn, numbered as :func:`load_stream`
-    numbers them, none kept: checking a rewritten stream of 10,000 VMs holds one document at a time."""
+    numbers them, none kept: checking a rewritten stream of 10,000 VMs holds one document at a time.
+    ``repeats`` collects the indexes of the documents where a mapping key repeats."""
     bom = text.startswith("\ufeff")
     builder = _Builder(text[1:] if bom else text, source, limits, bom)
     yielded = 0
     for _ in range(2):  # a second time only for a text refused for a word colon (see _Restoring)
         try:
             for index, data in enumerate(builder.each(_parser(builder.text))):
+                if builder.duplicated and repeats is not None:
+                    repeats.add(index)
+                builder.duplicated = False
                 if index >= yielded:
                     yielded += 1
                     if data is not None:

@@ -18,7 +18,10 @@ _Chunk = tuple[int, int, int, int]  # normalised[n1:n2] was original[o1:o2]
 def _chunks(normalised: list[str], original: list[str]) -> list[_Chunk]:
     """Pieces of the normalised text and the original text they stand for, line by line where possible."""
     out: list[_Chunk] = []
-    matcher = SequenceMatcher(None, normalised, original, autojunk=False)
+    # Compared without trailing blanks, which ruamel.yaml drops: a file whose every line ends in spaces would
+    # otherwise match nowhere but on its blank lines, and the pieces would pair the wrong lines.
+    matcher = SequenceMatcher(None, [line.rstrip() for line in normalised], [line.rstrip() for line in original],
+                              autojunk=False)
     for tag, n1, n2, o1, o2 in matcher.get_opcodes():
         if tag == "equal" or (tag == "replace" and n2 - n1 == o2 - o1):
             out.extend((n1 + k, n1 + k + 1, o1 + k, o1 + k + 1) for k in range(n2 - n1))

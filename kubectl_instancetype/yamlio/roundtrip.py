@@ -27,7 +27,7 @@ from ruamel.yaml.error import YAMLError
 from ..errors import InputError, Location
 from .edit import Editor
 from .kept import lost
-from .load import Document, load_stream, stream_data
+from .load import Document, load_stream, stream_data, tokens
 from .merge import keep_original
 from .splice import splice
 from .split import Body, Layout, split
@@ -70,25 +70,73 @@ def _dump(yaml: YAML, tree: Any) -> str:
     return out.getvalue()
 
 
-def _loads_as(text: str, new: Any, source: str) -> bool:
-    """Whether ``text`` is one document whose data is exactly ``new``."""
+def _loads_as(text: str, new: Any, source: str, prelude: str = "") -> bool:
+    """Whether ``text`` is one document whose data is exactly ``new``, no mapping key repeated (a repeated key
+    reads as its last value: a text that writes a key twice can read as the new data and still be wrong)."""
     try:
-        docs = load_stream(text, source)
+        docs = load_stream(prelude + text, source)
     except InputError:
         return False
-    return len(docs) == 1 and same(docs[0].data, new)
+    return len(docs) == 1 and not docs[0].warnings and same(docs[0].data, new)
 
 
-def _edit(text: str, old: Any, new: Any, style: Style, keep: bool) -> str:
-    """The document ``text`` (LF line ends) edited to hold ``new``."""
+def _edit(text: str, old: Any, new: Any, style: Style, keep: bool, prelude: str = "") -> str:
+    """The document ``text`` (LF line ends) edited to hold ``new``, read under the directives ``prelude``."""
     yaml = _yaml(style)
-    tree = yaml.load(text)
-    normalised = _dump(yaml, tree)
-    edited = _dump(yaml, Editor(style, keep).document(tree, old, new))
+    tree = yaml.load(prelude + _spaced_tabs(text))
+    normalised = _without_directives(_dump(yaml, tree), prelude)
+    edited = _without_directives(_dump(yaml, Editor(style, keep).document(tree, old, new)), prelude)
     if edited.endswith("\n...\n") and not text.rstrip().endswith("..."):
         edited = edited[: -len("...\n")]
     merged = keep_original(text, normalised, edited)
-    return merged if merged != edited and _loads_as(merged, new, "<merge>") else edited
+    return merged if merged != edited and _loads_as(merged, new, "<merge>", prelude) else edited
+
+
+def _spaced_tabs(text: str) -> str:
+    """``text`` with each tab that only separates tokens (outside scalars, tags and comments) spelled as a space,
+    as libyaml and kubectl read it: ruamel.yaml's round-trip scanner refuses a tab after a value or a colon
+    (``image: x<TAB>``), which every other reader of the file accepts. The meaning is the same; the merge
+    still spells untouched lines as they were."""
+    if "\t" not in text:
+        return text
+    spans = [(t.start_mark.index, t.end_mark.index) for t in tokens(text) if t.end_mark.index > t.start_mark.index]
+    out, at, previous_end = list(text), 0, 0
+    for index, char in enumerate(text):
+        if char != "\t":
+            continue
+        while at < len(spans) and spans[at][1] <= index:
+            previous_end = spans[at][1]
+            at += 1
+        inside = at < len(spans) and spans[at][0] <= index
+        line_start = text.rfind("\n", 0, index) + 1
+        in_comment = "#" in text[max(previous_end, line_start):index]
+        if not inside and not in_comment:
+            out[index] = " "
+    return "".join(out)
+
+
+def _kept_root_tag(before: str, after: str) -> str:
+    """``after`` (the editor's text of the body ``before``) with the tag that stood alone on the body's first
+    line (``--- !!map``: the body starts after ``--- ``) put back: ruamel.yaml drops a standard tag, and the
+    body would then start on the ``---`` line, where a block mapping cannot."""
+    first, newline, _ = before.partition("\n")
+    token = first.strip()
+    if newline and token.startswith("!") and " " not in token and not after.startswith(first):
+        return f"{first}\n{after}"
+    return after
+
+
+def _without_directives(dumped: str, prelude: str) -> str:
+    """A document ruamel.yaml dumped under directives (``%TAG``, which it writes again) without them and
+    their ``---``: the file's own directives stay in the text before the body."""
+    if not prelude:
+        return dumped
+    lines = dumped.splitlines(keepends=True)
+    while lines and lines[0].startswith("%"):
+        lines.pop(0)
+    if not lines or lines[0] != "---\n":
+        raise ValueError("the document's directives cannot be kept")
+    return "".join(lines[1:])
 
 
 def _directives(gap: str) -> str:
@@ -115,11 +163,12 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
         out = spliced.removesuffix("\n") if not lf.endswith("\n") else spliced
         return out.replace("\n", newline) if newline != "\n" else out
     WRITE_PATHS["editor"] += 1
-    style = detect(lf, whole)
+    prelude = _directives(gap)
+    style = detect(prelude + lf, whole)
     where = Location(source, whole.count("\n", 0, body.start) + 1)
     for keep in (True, False):
         try:
-            out = _edit(lf, body.data, new, style, keep)
+            out = _kept_root_tag(lf, _edit(lf, body.data, new, style, keep, prelude))
         except DuplicateKeyError:  # kubectl reads the last value; an edit could not say which one it changes
             raise RewriteError("cannot rewrite a document whose mapping keys repeat: remove the repeated keys",
                                where) from None
@@ -131,7 +180,7 @@ def _rewrite_body(body: Body, text: str, new: Any, whole: str, source: str, gap:
                                at) from None
         if not lf.endswith("\n"):  # the last document of a file without a final newline
             out = out.removesuffix("\n")
-        if _loads_as(out, new, source):
+        if _loads_as(out, new, source, prelude):
             break
     else:
         raise RewriteError("cannot rewrite this document without changing its meaning", where)
@@ -183,10 +232,16 @@ def _check_whole(result: str, layout: Layout, new_docs: Mapping[int, Any], sourc
     """Refuse unless ``result`` reads back as every document it should hold, in place, and nothing else."""
     expected = [(body.index, new_docs.get(body.index, body.data)) for body in layout.bodies]
     missing = object()
+    repeats: set[int] = set()
     try:  # one document at a time: the check of a large file holds no second copy of it
-        read = zip_longest(stream_data(result, source), expected, fillvalue=(missing, missing))
+        read = zip_longest(stream_data(result, source, repeats=repeats), expected, fillvalue=(missing, missing))
         faithful = all(index == want and same(data, wanted) for (index, data), (want, wanted) in read)
     except InputError:
         faithful = False
+    # A key written twice reads as its last value: a rewritten document must not repeat one (a document
+    # copied as it was may, kubectl reads it so).
+    rewritten = {body.index for body in layout.bodies
+                 if body.index in new_docs and not same(body.data, new_docs[body.index])}
+    faithful = faithful and not repeats & rewritten
     if not faithful:
         raise RewriteError("cannot rewrite this file without changing its meaning", Location(source))
