@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import InputError, KubeVirtError, RefusedError, ToolError
 from .records import dataclass, field, replace
-from .schema.server import KUBEVIRT, NOT_VALIDATED, REFUSED, Admission, Options, admit
+from .schema.server import ADMISSION, NOT_VALIDATED, REFUSED, Admission, Options, admit
 from .yamlio import Document
 
 MODE_ALIASES = {"strict": "strict", "true": "strict", "warn": "warn", "ignore": "ignore", "false": "ignore"}
@@ -63,8 +63,11 @@ def _problems(doc: Document, answer: Admission) -> list[ToolError]:
     out: list[ToolError] = []
     for problem in answer.problems:
         where = doc.locate(_present(doc.data, problem.path))
-        if answer.stage == KUBEVIRT:
-            error = KubeVirtError(f"{_label(doc.data)}: {problem.message}", "mutate")
+        if answer.stage == ADMISSION and answer.denial is not None:
+            # KubeVirt's mutating webhook, as kubectl prints its denial: 'Error from server (Invalid): error
+            # when creating "<file>": admission webhook "<name>" denied the request: <KubeVirt's message>'
+            causes = tuple((message, _present(doc.data, path)) for path, message in answer.denial.causes)
+            error = KubeVirtError(f"{_label(doc.data)}: {problem.message}", "mutate", causes=causes)
             out.append(error.with_location(where))
         else:
             out.append(RefusedError(problem.message, where))
