@@ -14,7 +14,7 @@ from typing import Any
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
-from ..config import ClusterConfig, config_from
+from ..config import ClusterConfig, config_from, config_source, rejection_error
 from ..errors import InputError, Location, Notice, ToolError, located
 from ..records import dataclass, field, replace
 from ..schema.registry import GROUPS, split_api_version
@@ -409,8 +409,13 @@ def _config(request: Request, reader: Reader, read: list[Document], found: _Foun
         documents = list(flatten(read))
     except InputError:  # reported when the documents are checked
         documents = read
+    given = sources[0] if sources else None
     try:
-        return config_from(sources[0] if sources else None, documents, request.arch, request.kubevirt_version)
+        config = config_from(given, documents, request.arch, request.kubevirt_version)
     except ToolError as exc:  # a malformed configuration, or a KubeVirt version the tool does not know
         found.fail(exc)
         return ClusterConfig()
+    rejected = rejection_error(config, config_source(given, documents))
+    if rejected is not None:  # KubeVirt's validateConfig: it keeps its defaults, and so does the render
+        found.fail(rejected)
+    return config
