@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .api.releases import DEFAULT as DEFAULT_RELEASE
-from .api.releases import Release, UnknownRelease, resolve
+from .api.releases import Release, UnknownRelease, lookup
 from .config_validation import Rejection, effective, validate_config
 from .errors import InputError, KubeVirtError, Location
 from .records import dataclass, field, replace
@@ -68,6 +68,9 @@ class ClusterConfig:
     # KubeVirt's refusal of the CR's spec.configuration (validateConfig): this configuration is then KubeVirt's
     # defaults, which it keeps when it cannot use the CR (config_validation)
     rejection: Rejection | None = None
+    # The warning when the version named (--kubevirt-version, or the CR's status at ``path``) is a release the
+    # tool does not know and ``release`` stands in for it: (message, path in the KubeVirt CR or () for the flag)
+    release_warning: tuple[str, tuple[str, ...]] | None = None
 
     def machine_type_for(self, arch: str) -> str:
         """The default machine type for ``arch`` (global override first, then per architecture).
@@ -152,12 +155,13 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     merged = merge_json(default_configuration(), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
-    release = release_of(data, where, version)
+    release, release_warning = release_lookup(data, where, version)
     cfg = _from_merged(merged, where)
     rejection = validate_config(conf)
     if rejection is not None:  # GetConfig: "Invalid cluster config ..., falling back to last good ..."
         cfg = replace(_from_merged(default_configuration(), where), rejection=rejection)
-    cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), release=release)
+    cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), release=release,
+                  release_warning=release_warning)
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
 
@@ -168,21 +172,30 @@ def effective_configuration(cfg: ClusterConfig) -> dict[str, Any]:
 
 
 def release_of(data: Any, where: Location, version: str | None = None) -> Release:
+    """The release a render assumes (:func:`release_lookup`), without its warning."""
+    return release_lookup(data, where, version)[0]
+
+
+def release_lookup(data: Any, where: Location, version: str | None = None
+                   ) -> tuple[Release, tuple[str, tuple[str, ...]] | None]:
     """The release a render assumes: ``version`` (--kubevirt-version), else the KubeVirt CR's
-    ``status.observedKubeVirtVersion``, else the newest release. UnknownRelease (exit 2) for a version the tool
-    does not know."""
+    ``status.observedKubeVirtVersion``, else the newest release; with the warning (and where it points) when
+    the version named is a patch or a build the tool does not know and the newest known release of its line
+    stands in (:func:`..api.releases.lookup`). UnknownRelease (exit 2) for a version of no known line."""
     if version is not None:
-        return resolve(version)
+        found = lookup(version)
+        return found.release, ((found.warning, ()) if found.warning else None)
     status = data.get("status") if is_kubevirt_cr(data) else None
     observed = status.get("observedKubeVirtVersion") if isinstance(status, dict) else None
     if not observed:
-        return DEFAULT_RELEASE
+        return DEFAULT_RELEASE, None
     if not isinstance(observed, str):
         raise InputError("status.observedKubeVirtVersion must be a string", where)
     try:
-        return resolve(observed, "status.observedKubeVirtVersion; say --kubevirt-version")
+        found = lookup(observed, "status.observedKubeVirtVersion; say --kubevirt-version")
     except UnknownRelease as exc:
         raise exc.with_location(where) from None
+    return found.release, ((found.warning, ("status", "observedKubeVirtVersion")) if found.warning else None)
 
 
 def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,

@@ -415,7 +415,11 @@ def _config(request: Request, reader: Reader, read: list[Document], found: _Foun
     except ToolError as exc:  # a malformed configuration, or a KubeVirt version the tool does not know
         found.fail(exc)
         return ClusterConfig()
-    rejected = rejection_error(config, config_source(given, documents))
+    source = config_source(given, documents)
+    rejected = rejection_error(config, source)
     if rejected is not None:  # KubeVirt's validateConfig: it keeps its defaults, and so does the render
         found.fail(rejected)
+    if config.release_warning is not None:  # a patch or build of a known line: its newest known release
+        message, path = config.release_warning
+        found.notices.append(Notice(message, source.locate(path) if path and source is not None else None))
     return config
