@@ -88,3 +88,17 @@ def test_the_vmi_webhook_checks_the_vmi_spec() -> None:
 def test_kinds_without_a_mutating_webhook_are_left_to_the_crd() -> None:
     assert mutating.deny({"spec": {}}, "VirtualMachineInstancetype") is None
     assert mutating.WEBHOOKS.keys() == {"VirtualMachine", "VirtualMachineInstance"}
+
+
+def test_the_instancetype_mutator_checks_the_matchers_before_the_crd() -> None:
+    # the CRD would refuse rebootPolicy; the webhook's matcher check comes first (vm-mutator.go 82)
+    spec = {**template({"devices": {}, "rebootPolicy": "reboot"}), "preference": {"kind": "VirtualMachinePreference"}}
+    answer = admit(vm(spec), Options())
+    assert answer.denial is not None and answer.denial.causes == (
+        (("spec", "preference"), "Either Name or InferFromVolume should be provided within the PreferenceMatcher"),)
+    # as the release words it: before v1.7.0 a name beside inferFromVolume is refused at the name
+    both = {**template({"devices": {}}), "instancetype": {"name": "a", "inferFromVolume": "root"}}
+    older = admit(vm(both), Options(release="v1.6.6"))
+    assert older.denial is not None and older.denial.causes == ((
+        ("spec", "instancetype", "name"),
+        "Name should not be provided when InferFromVolume is used within the InstancetypeMatcher"),)

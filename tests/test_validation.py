@@ -52,8 +52,8 @@ def test_warn_keeps_the_pruned_object_and_kubevirt_mutating_webhook_refuses_befo
     assert checked.documents == []
     (refusal,) = checked.problems
     assert isinstance(refusal, KubeVirtError) and str(refusal.location) == "in.yaml:15:16"
-    assert refusal.message == ('VirtualMachine vm: admission webhook "virtualmachines-mutator.kubevirt.io" denied '
-                               "the request: spec.template.metadata.foo in body is a forbidden property")
+    assert refusal.message == ('VirtualMachine default/vm: admission webhook "virtualmachines-mutator.kubevirt.io" '
+                               "denied the request: spec.template.metadata.foo in body is a forbidden property")
     assert refusal.stage == "mutate" and refusal.causes == (
         ("spec.template.metadata.foo in body is a forbidden property", ("spec", "template", "metadata", "foo")),)
     assert 'in.yaml:13:3: VirtualMachine vm: unknown field "spec.preferance"' in checked.warnings

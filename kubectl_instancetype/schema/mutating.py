@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..api.matchers import MATCHERS, matcher_causes
+from ..api.releases import BY_NAME
 from ..quantity import QuantityError, from_json
 from ..records import dataclass, replace
 from . import godecode, webhook
@@ -67,25 +69,27 @@ VMI = Webhook("virtualmachineinstances-mutator.kubevirt.io", "VirtualMachineInst
               "v1.VirtualMachineInstanceSpec", ("spec",))
 WEBHOOKS: dict[str, Webhook] = {hook.kind: hook for hook in (VM, VMI)}
 
-Rule = Callable[[dict[str, Any], Webhook, Definitions], list[Cause]]
+# a rule: the object, the webhook, the KubeVirt release (one of tables.RELEASES) -> KubeVirt's causes
+Rule = Callable[[dict[str, Any], Webhook, str], list[Cause]]
 
 
-def validate_schema(obj: dict[str, Any], hook: Webhook, defs: Definitions) -> list[Cause]:
+def validate_schema(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
     """``webhookutils.ValidateSchema`` (``pkg/util/webhooks/webhooks.go``; ``Validator.Validate``,
     ``pkg/util/openapi/openapi.go``): ``spec in body is required`` when there is none, then the spec against
     KubeVirt's definitions (a missing spec is then also ``must be of type object: "null"``). The status is
     checked against definitions open to unknown fields; the API server keeps it until after admission, but a
     status KubeVirt would refuse is not modelled."""
     causes: list[Cause] = [] if "spec" in obj else [(("spec",), "spec in body is required")]
-    return causes + webhook.spec_problems(obj, replace(defs, root=hook.spec_definition), decode=False)
+    defs = replace(kubevirt_definitions(release), root=hook.spec_definition)
+    return causes + webhook.spec_problems(obj, defs, decode=False)
 
 
-def decode(obj: dict[str, Any], hook: Webhook, defs: Definitions) -> list[Cause]:
+def decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
     """Decoding the request into KubeVirt's Go type (``vm-mutator.go`` ``GetVMFromAdmissionReview``,
     ``vmi-mutator.go``): ``encoding/json`` stops at the first error an unmarshaler returns (a quantity
     ``resource.ParseQuantity`` refuses, a timestamp), in the order of the request's sorted keys; an integer
     out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`)."""
-    spec = obj.get("spec")
+    spec, defs = obj.get("spec"), kubevirt_definitions(release)
     hard = [*_quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs)]
     if hook is VM:
         hard += [(path, error) for path, error in godecode.timestamp_failures(spec)]
@@ -95,11 +99,21 @@ def decode(obj: dict[str, Any], hook: Webhook, defs: Definitions) -> list[Cause]
     return [found] if found is not None else []
 
 
+def instancetype_matchers(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+    """The instance type mutator's checks of the matchers (``vm-mutator.go`` 82,
+    ``pkg/instancetype/webhooks/vm/mutator.go``), as the release words them: the instance type matcher's
+    causes, else the preference matcher's. Resolving ``inferFromVolume`` needs the cluster's volumes and runs
+    in the pipeline (pipeline/vm_mutating_webhook.py)."""
+    for matcher in MATCHERS:
+        causes = matcher_causes(matcher, obj, BY_NAME[release])
+        if causes:
+            return [(path, message) for message, path in causes]
+    return []
+
+
 RULES: dict[str, tuple[Rule, ...]] = {
-    # vm-mutator.go VMsMutator.Mutate: ValidateSchema (66), decode (70); the instance type mutator that
-    # follows (82, matchers and inferFromVolume) needs the cluster's objects and runs in the pipeline
-    # (pipeline/vm_mutating_webhook.py)
-    VM.kind: (validate_schema, decode),
+    # vm-mutator.go VMsMutator.Mutate: ValidateSchema (66), decode (70), the instance type mutator (82)
+    VM.kind: (validate_schema, decode, instancetype_matchers),
     # vmi-mutator.go VMIsMutator.Mutate: ValidateSchema (99), decode (103); presets and ApplyNewVMIMutations
     # run in VMI mode's pipeline
     VMI.kind: (validate_schema, decode),
@@ -112,9 +126,8 @@ def deny(obj: dict[str, Any], kind: str, release: str = MAIN) -> Denial | None:
     hook = WEBHOOKS.get(kind)
     if hook is None:
         return None
-    defs = kubevirt_definitions(release)
     for rule in RULES[kind]:
-        causes = rule(obj, hook, defs)
+        causes = rule(obj, hook, release)
         if causes:
             return Denial(hook.name, tuple(causes))
     return None
