@@ -210,8 +210,12 @@ def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,
 
 
 def config_source(named: Any | None, documents: Iterable[Any]) -> Any | None:
-    """The document the configuration comes from: ``named``, else the first KubeVirt CR of ``documents``."""
-    return named or next((doc for doc in documents if is_kubevirt_cr(doc.data)), None)
+    """The document the configuration comes from: ``named``, else the first KubeVirt CR of ``documents`` in
+    file order (path, line, column: not the order of -f)."""
+    if named is not None:
+        return named
+    crs = [doc for doc in documents if is_kubevirt_cr(doc.data)]
+    return min(crs, key=lambda doc: (doc.location.path, doc.location.line, doc.location.col), default=None)
 
 
 REJECTED = ("KubeVirt keeps its last valid configuration, on a new cluster its defaults: nothing of "
