@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .api.releases import DEFAULT as DEFAULT_RELEASE
-from .api.releases import Release, UnknownRelease, resolve
-from .errors import InputError, Location, UsageError
+from .api.releases import Release, UnknownRelease, lookup
+from .config_validation import Rejection, effective, validate_config
+from .errors import InputError, KubeVirtError, Location, UsageError
 from .records import dataclass, field, replace
 
 # Per architecture KubeVirt configures (pkg/virt-config/configuration.go; ppc64le lost its own in v1.7 and
@@ -23,8 +24,6 @@ from .records import dataclass, field, replace
 DEFAULT_MACHINE_TYPES = {"amd64": "q35", "arm64": "virt", "s390x": "s390-ccw-virtio"}
 DEFAULT_EMULATED_MACHINES = {"amd64": ("q35*", "pc-q35*"), "arm64": ("virt*",), "s390x": ("s390-ccw-virtio*",)}
 ARCHITECTURES = ("amd64", "arm64", "s390x")
-NETWORK_INTERFACES = ("", "bridge", "slirp", "masquerade")
-PULL_POLICIES = ("", "Always", "Never", "IfNotPresent")
 EVICTION_STRATEGIES = ("None", "LiveMigrate", "LiveMigrateIfPossible", "External")
 ROLLOUT_STRATEGIES = ("Stage", "LiveUpdate")
 REFERENCE_POLICIES = ("reference", "expand", "expandAll")
@@ -69,6 +68,12 @@ class ClusterConfig:
     # spec.workloadUpdateStrategy.workloadUpdateMethods: how the workload updater completes a hot-plug
     # (LiveMigrate, Evict; none by default: it waits for the next migration)
     workload_update_methods: tuple[str, ...] = ()
+    # KubeVirt's refusal of the CR's spec.configuration (validateConfig): this configuration is then KubeVirt's
+    # defaults, which it keeps when it cannot use the CR (config_validation)
+    rejection: Rejection | None = None
+    # The warning when the version named (--kubevirt-version, or the CR's status at ``path``) is a release the
+    # tool does not know and ``release`` stands in for it: (message, path in the KubeVirt CR or () for the flag)
+    release_warning: tuple[str, tuple[str, ...]] | None = None
 
     def machine_type_for(self, arch: str) -> str:
         """The default machine type for ``arch`` (global override first, then per architecture).
@@ -144,18 +149,23 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     """The effective configuration for a KubeVirt CR (or a bare ``spec.configuration``), ``--arch`` and
     ``--kubevirt-version`` (``version``: else the CR's ``status.observedKubeVirtVersion``, else the newest release).
 
-    Raises :class:`InputError` for settings of the wrong type or values KubeVirt's ``validateConfig``
-    rejects (KubeVirt would then keep its previous configuration; a render has none to keep).
+    Raises :class:`InputError` for settings of the wrong type. A configuration KubeVirt's ``validateConfig``
+    rejects is not used: KubeVirt keeps its last valid one, on a new cluster its defaults, and so does the
+    render (the defaults, with ``rejection`` saying why; the caller reports it at the CR).
     """
     where = source if isinstance(source, Location) else Location(source)
     conf, status_arch = configuration_of(data if data is not None else {}, where)
     merged = merge_json(default_configuration(), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
-    release = release_of(data, where, version)
-    cfg = replace(_from_merged(merged, where), cr_annotations=_cr_annotations(data, where), release=release,
-                  workload_update_methods=_workload_update_methods(data, where))
-    if conf.get("vmRolloutStrategy") is None and not release.defaults_rollout_live_update:
+    release, release_warning = release_lookup(data, where, version)
+    cfg = _from_merged(merged, where)
+    rejection = validate_config(conf)
+    if rejection is not None:  # GetConfig: "Invalid cluster config ..., falling back to last good ..."
+        cfg = replace(_from_merged(default_configuration(), where), rejection=rejection)
+    cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), release=release,
+                  release_warning=release_warning, workload_update_methods=_workload_update_methods(data, where))
+    if (rejection is not None or conf.get("vmRolloutStrategy") is None) and not release.defaults_rollout_live_update:
         cfg = replace(cfg, vm_rollout_strategy="Stage")  # v1.5's DefaultVMRolloutStrategy
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
@@ -167,21 +177,30 @@ def effective_configuration(cfg: ClusterConfig) -> dict[str, Any]:
 
 
 def release_of(data: Any, where: Location, version: str | None = None) -> Release:
+    """The release a render assumes (:func:`release_lookup`), without its warning."""
+    return release_lookup(data, where, version)[0]
+
+
+def release_lookup(data: Any, where: Location, version: str | None = None
+                   ) -> tuple[Release, tuple[str, tuple[str, ...]] | None]:
     """The release a render assumes: ``version`` (--kubevirt-version), else the KubeVirt CR's
-    ``status.observedKubeVirtVersion``, else the newest release. UnknownRelease (exit 2) for a version the tool
-    does not know."""
+    ``status.observedKubeVirtVersion``, else the newest release; with the warning (and where it points) when
+    the version named is a patch or a build the tool does not know and the newest known release of its line
+    stands in (:func:`..api.releases.lookup`). UnknownRelease (exit 2) for a version of no known line."""
     if version is not None:
-        return resolve(version)
+        found = lookup(version)
+        return found.release, ((found.warning, ()) if found.warning else None)
     status = data.get("status") if is_kubevirt_cr(data) else None
     observed = status.get("observedKubeVirtVersion") if isinstance(status, dict) else None
     if not observed:
-        return DEFAULT_RELEASE
+        return DEFAULT_RELEASE, None
     if not isinstance(observed, str):
         raise InputError("status.observedKubeVirtVersion must be a string", where)
     try:
-        return resolve(observed, "status.observedKubeVirtVersion; say --kubevirt-version")
+        found = lookup(observed, "status.observedKubeVirtVersion; say --kubevirt-version")
     except UnknownRelease as exc:
         raise exc.with_location(where) from None
+    return found.release, ((found.warning, ("status", "observedKubeVirtVersion")) if found.warning else None)
 
 
 def config_from(named: Any | None, documents: Iterable[Any], arch: str | None,
@@ -217,6 +236,39 @@ def _workload_update_methods(data: Any, where: Location) -> tuple[str, ...]:
     if not isinstance(methods, list) or not all(isinstance(m, str) for m in methods):
         raise InputError("spec.workloadUpdateStrategy.workloadUpdateMethods must be a list of strings", where)
     return tuple(methods)
+
+
+def config_source(named: Any | None, documents: Iterable[Any]) -> Any | None:
+    """The document the configuration comes from: ``named``, else the first KubeVirt CR of ``documents`` in
+    file order (path, line, column: not the order of -f)."""
+    if named is not None:
+        return named
+    crs = [doc for doc in documents if is_kubevirt_cr(doc.data)]
+    return min(crs, key=lambda doc: (doc.location.path, doc.location.line, doc.location.col), default=None)
+
+
+REJECTED = ("KubeVirt keeps its last valid configuration, on a new cluster its defaults: nothing of "
+            "spec.configuration takes effect, and VMs are rendered with KubeVirt's default configuration")
+
+
+def rejection_error(cfg: ClusterConfig, source: Any | None) -> KubeVirtError | None:
+    """KubeVirt's refusal of the configuration ``source`` gave (a Document: a KubeVirt CR or a bare
+    ``spec.configuration``), located at the offending field; None when KubeVirt uses it. A finding (exit
+    status 1): the configuration in the repository is not the one the cluster runs with."""
+    rejection = cfg.rejection
+    if rejection is None:
+        return None
+    data = source.data if source is not None else {}
+    path = ("spec", "configuration", *rejection.path) if is_kubevirt_cr(data) else rejection.path
+    label = "KubeVirt configuration"
+    if is_kubevirt_cr(data):
+        meta = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
+        namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
+        label = f"KubeVirt {namespace + '/' if namespace else ''}{name}".rstrip()
+    error = KubeVirtError(f"{label}: {rejection.message}; {REJECTED}", "config", field=path)
+    if source is not None:
+        error.location = source.locate(path)
+    return error
 
 
 def _cr_annotations(data: Any, where: Location) -> dict[str, str]:
@@ -289,18 +341,23 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
     arch_conf = r.sub("architectureConfiguration")
     # an empty machine type is dropped by KubeVirt's re-encoding (omitempty) and keeps the default
     machines = {a: arch_conf.sub(a).string("machineType") or default for a, default in DEFAULT_MACHINE_TYPES.items()}
+    # the types Go's decoding needs of the settings validateConfig checks (their values: config_validation)
+    r.string("imagePullPolicy")
+    net.string("defaultNetworkInterface")
+    for key in ("memoryOvercommit", "cpuAllocationRatio", "pvcTolerateLessSpaceUpToPercent"):
+        dev.integer(key, minimum=-(2**63))
     return ClusterConfig(
         default_architecture=arch_conf.string("defaultArchitecture") or "amd64",
         machine_type=r.string("machineType"),
         arch_machine_types=machines,
-        default_network_interface=net.choice("defaultNetworkInterface", NETWORK_INTERFACES),
+        default_network_interface=str(effective(conf, ("network", "defaultNetworkInterface"))),
         permit_bridge_on_pod_network=net.boolean("permitBridgeInterfaceOnPodNetwork"),
         permit_slirp_interface=net.boolean("permitSlirpInterface"),
         eviction_strategy=r.choice("evictionStrategy", EVICTION_STRATEGIES, allow_none=True) or None,
         cpu_request=r.quantity("cpuRequest") or DEFAULT_CPU_REQUEST,
         cpu_model=r.string("cpuModel"),
-        image_pull_policy=r.choice("imagePullPolicy", PULL_POLICIES),
-        memory_overcommit=dev.integer("memoryOvercommit", minimum=1),
+        image_pull_policy=str(effective(conf, ("imagePullPolicy",))),
+        memory_overcommit=int(effective(conf, ("developerConfiguration", "memoryOvercommit"))),
         vm_rollout_strategy=_rollout_strategy(r),
         # GetMaxHotplugRatio: 1 when liveUpdateConfiguration itself is null
         max_hotplug_ratio=live.integer("maxHotplugRatio") if live.data else 1,

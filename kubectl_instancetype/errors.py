@@ -137,7 +137,8 @@ class KubeVirtError(ToolError):
     """KubeVirt would reject this VirtualMachine or fail to expand it; the message is KubeVirt's own.
 
     ``stage`` names the KubeVirt component that refuses (``mutate``, ``admit``, ``expand``, ``controller``,
-    ``vmi-mutate``, ``vmi-admit``), ``paths`` are KubeVirt's conflicting field paths and ``field`` is the
+    ``vmi-mutate``, ``vmi-admit``; ``config``: the cluster configuration KubeVirt will not use), ``paths`` are
+    KubeVirt's conflicting field paths and ``field`` is the
     VirtualMachine field at fault (keys from the document root), so that a caller can point at it. A webhook's
     refusal also lists its ``causes``: each message with the VirtualMachine field it names (``()``: none), so
     that a report can point at every one. ``lookups`` are the matchers whose objects KubeVirt's webhooks could

@@ -147,12 +147,14 @@ def _value(key: str, value: Any, strings: bool, where: Location) -> Any:
     if key == "arch" and value not in ARCHITECTURES:
         raise InputError(f"functionConfig: arch must be one of {', '.join(ARCHITECTURES)}", where)
     if key == "kubevirtVersion":
-        from .api.releases import UnknownRelease, resolve
+        from .api.releases import UnknownRelease, lookup
 
         try:
-            return resolve(value, "functionConfig kubevirtVersion").name
+            found = lookup(value, "functionConfig kubevirtVersion")
         except UnknownRelease as exc:
             raise InputError(exc.message, where) from None
+        # a patch or build the tool does not know is kept as given: loading warns, naming the release used
+        return value if found.warning else found.release.name
     if key == "validate":
         if value.lower() not in MODE_ALIASES:
             raise InputError(f"functionConfig: validate must be one of {', '.join(MODE_ALIASES)}", where)

@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import InputError, KubeVirtError, RefusedError, ToolError
 from .records import dataclass, field, replace
-from .schema.server import KUBEVIRT, NOT_VALIDATED, REFUSED, Admission, Options, admit
+from .schema.server import ADMISSION, NOT_VALIDATED, REFUSED, Admission, Options, admit
 from .yamlio import Document
 
 MODE_ALIASES = {"strict": "strict", "true": "strict", "warn": "warn", "ignore": "ignore", "false": "ignore"}
@@ -47,7 +47,7 @@ def check_document(doc: Document, options: Options, problems: list[ToolError], w
     label = _label(doc.data)
     warnings.extend(f"{doc.locate(w.path)}: {label}: {w.message}" for w in answer.warnings)
     if answer.verdict == REFUSED:
-        problems.extend(_problems(doc, answer))
+        problems.extend(_problems(doc, answer, options.namespace))
         return None
     if answer.verdict == NOT_VALIDATED:
         try:
@@ -59,12 +59,18 @@ def check_document(doc: Document, options: Options, problems: list[ToolError], w
                                                                           original=doc.as_read)
 
 
-def _problems(doc: Document, answer: Admission) -> list[ToolError]:
+def _problems(doc: Document, answer: Admission, namespace: str) -> list[ToolError]:
     out: list[ToolError] = []
     for problem in answer.problems:
         where = doc.locate(_present(doc.data, problem.path))
-        if answer.stage == KUBEVIRT:
-            error = KubeVirtError(f"{_label(doc.data)}: {problem.message}", "mutate")
+        if answer.stage == ADMISSION and answer.denial is not None:
+            # KubeVirt's mutating webhook, as kubectl prints its denial: 'Error from server (Invalid): error
+            # when creating "<file>": admission webhook "<name>" denied the request: <KubeVirt's message>'
+            causes = tuple((message, _present(doc.data, path)) for path, message in answer.denial.causes)
+            # named as KubeVirt's other refusals are: with the namespace the API server set (the webhooks' kinds
+            # are namespaced)
+            label = _label(doc.data, namespace)
+            error = KubeVirtError(f"{label}: {problem.message}", "mutate", causes=causes)
             out.append(error.with_location(where))
         else:
             out.append(RefusedError(problem.message, where))
@@ -84,12 +90,13 @@ def _present(data: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
     return path
 
 
-def _label(data: Any) -> str:
+def _label(data: Any, default_namespace: str = "") -> str:
     if not isinstance(data, dict):
         return "document"
     meta = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
     name = meta.get("name") if isinstance(meta.get("name"), str) else ""
     namespace = meta.get("namespace") if isinstance(meta.get("namespace"), str) else ""
+    namespace = namespace or default_namespace
     return f"{data.get('kind')} {namespace + '/' if namespace else ''}{name}".rstrip()
 
 

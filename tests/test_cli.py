@@ -123,5 +123,6 @@ def test_a_pruned_or_null_matcher_name_leaves_a_matcher_kubevirt_refuses(tmp_pat
     _, stderr, status = run_case(["render", "-f", str(vms), "--no-builtin-catalog", f"--validate={mode}"])
     refusal = "Either Name or InferFromVolume should be provided within the PreferenceMatcher"
     assert status == 1
-    assert f"{vms}:5:3: error: VirtualMachine default/a: {refusal}" in stderr
-    assert f"{vms}:12:3: error: VirtualMachine default/b: {refusal}" in stderr
+    denied = 'admission webhook "virtualmachines-mutator.kubevirt.io" denied the request: '  # before the CRD
+    assert f"{vms}:5:3: error: VirtualMachine default/a: {denied}{refusal}" in stderr
+    assert f"{vms}:12:3: error: VirtualMachine default/b: {denied}{refusal}" in stderr

@@ -117,7 +117,7 @@ def _nothing_to_expand(path: Path) -> bool:
 # KubeVirt's corpora and answers, run by their own tests (a VM without matchers there may well come back
 # re-encoded, as KubeVirt prints it: machine: {} gains type: "")
 CORPORA = (TESTDATA / "conformance", TESTDATA / "conformance-releases", TESTDATA / "validation",
-           TESTDATA / "kubevirt-answers")
+           TESTDATA / "kubevirt-answers", TESTDATA / "wild")
 UNEXPANDABLE = sorted(
     p for p in TESTDATA.rglob("*")
     if p.suffix in (".yaml", ".yml", ".json") and p.is_file()

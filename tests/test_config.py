@@ -124,9 +124,6 @@ def test_root_feature_gate_and_rollout_strategy() -> None:
     [
         ({"network": "masquerade"}, "spec.configuration.network must be a mapping"),
         ({"network": {"permitBridgeInterfaceOnPodNetwork": "yes"}}, "must be a boolean, got 'yes'"),
-        ({"network": {"defaultNetworkInterface": "passt"}}, "unsupported value 'passt'"),
-        ({"imagePullPolicy": "Sometimes"}, "imagePullPolicy: unsupported value 'Sometimes'"),
-        ({"developerConfiguration": {"memoryOvercommit": 0}}, "memoryOvercommit must be at least 1, got 0"),
         ({"developerConfiguration": {"featureGates": "Root"}}, "featureGates must be a list of strings"),
         ({"liveUpdateConfiguration": {"maxHotplugRatio": "4"}}, "maxHotplugRatio must be an integer, got '4'"),
         ({"liveUpdateConfiguration": {"maxCpuSockets": True}}, "maxCpuSockets must be an integer, got True"),
@@ -189,10 +186,14 @@ def test_config_command_reports_bad_files(tmp_path: Any) -> None:
     bad = tmp_path / "kv.yaml"
     bad.write_text("network:\n  defaultNetworkInterface: passt\n", encoding="utf-8")
     result = _run_config("--kubevirt-config", str(bad))
-    assert result.exit_code == 3
-    assert f"{bad}:1:1: error: spec.configuration.network.defaultNetworkInterface: unsupported value 'passt'" in (
-        result.output
-    )
+    assert result.exit_code == 1  # KubeVirt rejects it (validateConfig) and keeps its defaults: printed
+    assert f"{bad}:2:3: error: KubeVirt configuration: invalid default-network-interface in config: passt; " in (
+        result.stderr)
+    assert "defaultNetworkInterface: bridge" in result.stdout
+    bad.write_text("network:\n  defaultNetworkInterface: 5\n", encoding="utf-8")
+    result = _run_config("--kubevirt-config", str(bad))
+    assert result.exit_code == 3  # Go cannot decode it
+    assert "spec.configuration.network.defaultNetworkInterface must be a string, got 5" in result.stderr
 
 
 @pytest.mark.parametrize(("section", "expected"), [
@@ -217,3 +218,43 @@ def test_annotations_of_the_kubevirt_cr() -> None:
     annotated["metadata"] = {"name": "kubevirt", "annotations": {parity: "true"}}
     assert load_config(annotated).cr_annotations == {parity: "true"}
     assert load_config({}).cr_annotations == {}  # a bare configuration has none
+
+
+@pytest.mark.parametrize(("configuration", "path", "message"), [
+    ({"imagePullPolicy": "Sometimes"}, "spec.configuration.imagePullPolicy",
+     "invalid dev.imagePullPolicy in config: Sometimes"),
+    ({"developerConfiguration": {"memoryOvercommit": -5}}, "spec.configuration.developerConfiguration.memoryOvercommit",
+     "invalid memoryOvercommit in ConfigMap: -5"),
+    ({"developerConfiguration": {"cpuAllocationRatio": -1}},
+     "spec.configuration.developerConfiguration.cpuAllocationRatio", "invalid cpu allocation ratio in ConfigMap: -1"),
+    ({"developerConfiguration": {"pvcTolerateLessSpaceUpToPercent": 101}},
+     "spec.configuration.developerConfiguration.pvcTolerateLessSpaceUpToPercent",
+     "invalid lessPVCSpaceToleration in ConfigMap: 101"),
+    ({"network": {"defaultNetworkInterface": "passt"}}, "spec.configuration.network.defaultNetworkInterface",
+     "invalid default-network-interface in config: passt"),
+    # validateConfig returns its first error: the pull policy is checked before the network
+    ({"imagePullPolicy": "x", "network": {"defaultNetworkInterface": "y"}}, "spec.configuration.imagePullPolicy",
+     "invalid dev.imagePullPolicy in config: x"),
+])
+def test_a_configuration_kubevirt_rejects_leaves_its_defaults_in_force(configuration: dict[str, Any], path: str,
+                                                                        message: str) -> None:
+    rejected = {**configuration, "cpuModel": "Haswell", "developerConfiguration": {
+        **configuration.get("developerConfiguration", {}), "featureGates": ["Root"]}}
+    cfg = load_config(cr(rejected, {"observedKubeVirtVersion": "v1.8.4"}), "kv.yaml", arch="arm64")
+    assert cfg.rejection is not None and (cfg.rejection.field, cfg.rejection.message) == (path, message)
+    # nothing of the configuration takes effect; the release, --arch and the CR's annotations still do
+    assert (cfg.cpu_model, cfg.feature_gates, cfg.default_network_interface) == ("", (), "bridge")
+    assert (cfg.release.name, cfg.default_architecture) == ("v1.8.4", "arm64")
+
+
+@pytest.mark.parametrize("configuration", [
+    # written again by Go before it is decoded over the defaults: omitempty drops zeros and empty strings
+    {"developerConfiguration": {"memoryOvercommit": 0, "cpuAllocationRatio": 0}},
+    {"imagePullPolicy": "", "network": {"defaultNetworkInterface": ""}},
+    {"developerConfiguration": {"pvcTolerateLessSpaceUpToPercent": 100},
+     "network": {"defaultNetworkInterface": "slirp"}},
+])
+def test_empty_values_keep_kubevirt_defaults(configuration: dict[str, Any]) -> None:
+    cfg = load_config(cr(configuration))
+    assert cfg.rejection is None
+    assert cfg.memory_overcommit == 100 and cfg.image_pull_policy == "IfNotPresent"

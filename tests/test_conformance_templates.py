@@ -17,14 +17,6 @@ from kubevirt_case import RUNNER_MODULE, case_names, check_case
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "conformance-templates" / "cases"
 CASES = case_names(ROOT)
 
-# The expansions that wait for the API server's create path order (issue 33: KubeVirt's VM mutating webhook
-# runs before the CRD's schema check, so "spec.template in body is required" comes before the API server's
-# "spec.template: Required value").
-CREATE_PATH = frozenset(f"upstream-{n:04d}" for n in (
-    9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 24, 25, 26, 27, 28, 29, 30, 32, 33, 34, 35, 36, 37, 40,
-    42, 43, 44, 45, 49, 50, 51, 53, 54, 55, 56, 58, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 94))
-
-
 @pytest.mark.skipif(not CASES, reason="testdata/conformance-templates is missing: run scripts/refresh-corpus")
 @pytest.mark.parametrize("name", CASES)
 def test_process(name: str) -> None:
@@ -58,13 +50,8 @@ def _lines(path: Path) -> list[str]:
 EXPANDED = [name for name in CASES if (ROOT / name / "expand" / "input.yaml").exists()]
 
 
-def _expand_params() -> list[object]:
-    pending = pytest.mark.xfail(reason="the create path order (issue 33)", strict=False)
-    return [pytest.param(name, marks=pending) if name in CREATE_PATH else name for name in EXPANDED]
-
-
 @pytest.mark.skipif(not EXPANDED, reason="testdata/conformance-templates is missing: run scripts/refresh-corpus")
-@pytest.mark.parametrize("name", _expand_params())
+@pytest.mark.parametrize("name", EXPANDED)
 @pytest.mark.parametrize("vmi", [False, True], ids=["vm", "vmi"])
 def test_expand(name: str, vmi: bool) -> None:
     check_case(ROOT / name / "expand", vmi=vmi)

@@ -9,7 +9,7 @@ import pytest
 from conftest import check_golden, invoke_cli
 
 from kubectl_instancetype.admission import gates
-from kubectl_instancetype.api.releases import BY_NAME, DEFAULT, FACTS, RELEASES, UnknownRelease, resolve
+from kubectl_instancetype.api.releases import BY_NAME, DEFAULT, FACTS, RELEASES, UnknownRelease, lookup, resolve
 from kubectl_instancetype.catalog.builtin.bundles import catalog_version
 from kubectl_instancetype.config import DEFAULT_CONFIG, load_config
 from kubectl_instancetype.errors import EXIT_USAGE, Location
@@ -41,13 +41,31 @@ def test_versions_the_option_accepts(text: str, name: str) -> None:
     assert resolve(text).name == name
 
 
-@pytest.mark.parametrize("text", ["1.4", "v1.8.5", "1.10", "latest", "v1", "1.8.4-rc.0", ""])
+@pytest.mark.parametrize("text", ["1.4", "v1.4.2-rhel9", "1.10", "v1.10.0", "4.19.3", "latest", "v1", "1.8.4-", ""])
 def test_unknown_versions(text: str) -> None:
     with pytest.raises(UnknownRelease) as caught:
         resolve(text)
     assert caught.value.exit_code == EXIT_USAGE
     assert caught.value.render() == (f"error: unknown KubeVirt version {text.strip()!r} (--kubevirt-version); known: "
                                      "v1.5.0-v1.9.0 (or a release line: 1.5-1.9), main")
+
+
+@pytest.mark.parametrize(("text", "name", "why"), [
+    # a cluster patched since the tool was released: the newest release of the line the tool knows
+    ("v1.9.1", "v1.9.0", "newer than the releases this tool knows on line 1.9 (newest: v1.9.0)"),
+    ("1.9.7", "v1.9.0", "newer than the releases this tool knows on line 1.9 (newest: v1.9.0)"),
+    ("v1.8.5", "v1.8.4", "newer than the releases this tool knows on line 1.8 (newest: v1.8.4)"),
+    # downstream builds and pre-releases of a known line, as KubeVirt CRs report them
+    ("v1.9.1-rhel9", "v1.9.0", "newer than the releases this tool knows on line 1.9 (newest: v1.9.0)"),
+    ("v1.8.4-12-g0123abc", "v1.8.4", "a build of v1.8.4, which this tool knows"),
+    ("1.8.4-rc.0", "v1.8.4", "a build of v1.8.4, which this tool knows"),
+    ("v1.7.2+build.5", "v1.7.2", "a build of v1.7.2, which this tool knows"),
+])
+def test_versions_the_tool_does_not_know_stand_for_the_newest_of_their_line(text: str, name: str, why: str) -> None:
+    found = lookup(text)
+    assert found.release.name == name
+    assert found.warning == f"KubeVirt {text!r} (--kubevirt-version) is {why}: answering as KubeVirt {name}"
+    assert lookup(name).warning == ""
 
 
 def test_the_default_is_the_newest_release() -> None:

@@ -47,12 +47,15 @@ def test_refusals_are_located_findings_and_the_rest_is_kept() -> None:
                                 "value is used, as kubectl does"]
 
 
-def test_warn_keeps_the_pruned_object_and_kubevirt_has_the_last_word() -> None:
+def test_warn_keeps_the_pruned_object_and_kubevirt_mutating_webhook_refuses_before_the_crd() -> None:
     checked = check_documents(load_stream(TEXT, "in.yaml")[1:2], Options(mode="warn"))
     assert checked.documents == []
     (refusal,) = checked.problems
     assert isinstance(refusal, KubeVirtError) and str(refusal.location) == "in.yaml:15:16"
-    assert refusal.message == "VirtualMachine vm: spec.template.metadata.foo in body is a forbidden property"
+    assert refusal.message == ('VirtualMachine default/vm: admission webhook "virtualmachines-mutator.kubevirt.io" '
+                               "denied the request: spec.template.metadata.foo in body is a forbidden property")
+    assert refusal.stage == "mutate" and refusal.causes == (
+        ("spec.template.metadata.foo in body is a forbidden property", ("spec", "template", "metadata", "foo")),)
     assert 'in.yaml:13:3: VirtualMachine vm: unknown field "spec.preferance"' in checked.warnings
     clean = TEXT.split("---\n")[1].replace("    metadata: {foo: bar}\n", "")
     (doc,) = check_documents(load_stream(clean, "in.yaml"), Options(mode="warn")).documents

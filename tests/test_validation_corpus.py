@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, TESTDATA, load_script
+from conftest import ROOT, load_script
 
 from kubectl_instancetype.cli.inputs import FILES
 from kubectl_instancetype.errors import EXIT_OK
@@ -41,15 +41,6 @@ def run(case: Path, mode: str) -> tuple[int, str]:
     return max((p.exit_code for p in problems), default=EXIT_OK), "\n".join(lines)
 
 
-# The corpus was generated with KubeVirt's instancetype admission only, before we ran the whole VM webhooks:
-# where the server accepts every object of a mode, KubeVirt's whole answer to what it stores can be a refusal the
-# corpus does not record (a VM without run strategy, a masquerade interface without pod network, a feature
-# gate...). testdata/validation-whole.json holds that answer, from KubeVirt's own code
-# (scripts/validation-whole-verdicts runs kv-expand --mutate full --admit full on the stored objects); the
-# corpus's own ``kubevirt_refuses`` still comes first.
-WHOLE: dict[str, dict[str, str | None]] = json.loads((TESTDATA / "validation-whole.json").read_text())
-
-
 def reasons(case: Path, mode: str) -> list[str]:
     """Why the run of ``case`` under ``mode`` fails the runner's criteria (empty: it passes)."""
     assert RUNNER is not None
@@ -58,7 +49,7 @@ def reasons(case: Path, mode: str) -> list[str]:
     status, stderr = run(case, mode)
     out: list[str] = []
     refused = any(o.get("verdict") == "refused" for o in objects)
-    kubevirt = (expected.get("kubevirt_refuses") or {}).get(mode) or WHOLE.get(case.name, {}).get(mode)
+    kubevirt = (expected.get("kubevirt_refuses") or {}).get(mode)
     if kubevirt and not refused:
         if status == EXIT_OK or kubevirt not in stderr:
             out.append(f"KubeVirt refuses what the server stores: {kubevirt}")

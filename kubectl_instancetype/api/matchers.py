@@ -7,9 +7,12 @@ and the same rule for the name annotations in pkg/virt-controller/watch/vm/vm.go
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..records import dataclass
 from .golang import go_lower
 from .names import CLUSTER_INSTANCETYPE, CLUSTER_PREFERENCE, INSTANCETYPE, PREFERENCE
+from .releases import DEFAULT, Release
 
 
 @dataclass(frozen=True)
@@ -48,3 +51,31 @@ PREFERENCE_MATCHER = MatcherKind(
 )
 #: KubeVirt's order: the instance type first.
 MATCHERS = (INSTANCETYPE_MATCHER, PREFERENCE_MATCHER)
+
+
+def matcher_causes(matcher: MatcherKind, vm: dict[str, Any],
+                   release: Release = DEFAULT) -> list[tuple[str, tuple[str, ...]]]:
+    """KubeVirt's causes against one matcher, in its order, with their fields (before v1.7.0: the older
+    wording, at the name or kind): the VM mutating webhook's instance type mutator
+    (pkg/instancetype/webhooks/vm/mutator.go), which the API server calls before the CRD validation."""
+    m = (vm.get("spec") or {}).get(matcher.field)
+    if m is None:
+        return []
+    name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
+    new, at = release.infer_from_volume_new_messages, matcher.path
+    causes: list[tuple[str, tuple[str, ...]]] = []
+    if not name and not infer:
+        causes.append((f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}", at))
+    if infer and name:
+        causes.append(("Name already set, should be cleared before setting inferFromVolume", at) if new else
+                      (f"Name should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
+                       (*at, "name")))
+    if infer and m.get("kind"):
+        causes.append(("Kind already set, should be cleared before setting inferFromVolume", at) if new else
+                      (f"Kind should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
+                       (*at, "kind")))
+    policy = m.get("inferFromVolumeFailurePolicy")
+    if policy is not None and policy not in ("Ignore", "Reject"):
+        causes.append((f"Invalid value '{policy}' for InferFromVolumeFailurePolicy",
+                       (*at, "inferFromVolumeFailurePolicy") if not new else at))
+    return causes

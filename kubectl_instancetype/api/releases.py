@@ -300,20 +300,52 @@ def known_versions() -> str:
 
 
 def resolve(text: str, where: str = "--kubevirt-version") -> Release:
+    """The release ``text`` names (:func:`lookup`), without the warning when it stands in for another."""
+    return lookup(text, where).release
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The release the tool answers for, and the warning when ``text`` named one it does not know."""
+
+    release: Release
+    warning: str = ""
+
+
+@cache
+def _build_re() -> re.Pattern[str]:
+    """A KubeVirt version as clusters report it: a release, a pre-release or ``git describe`` of one
+    (``v1.9.1-rc.0``, ``v1.8.4-12-gabcdef0``), or a downstream build of one (``v1.9.1-rhel9``, ``1.8.4+build.3``)."""
+    return re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+)([-+~_.][0-9A-Za-z].*)?)?")
+
+
+def lookup(text: str, where: str = "--kubevirt-version") -> Resolved:
     """The release ``text`` names: a tag (``v1.8.4``, ``1.8.4``), a line (``1.8``: its newest patch the tool
-    knows), or ``main``. :class:`UnknownRelease` (exit 2) for any other text."""
+    knows), or ``main``; a patch of a known line the tool does not know yet (``v1.9.7``) or a build of one
+    (``v1.9.1-rhel9``) stands for the newest known release of the line not newer than it, with a warning
+    naming it (a cluster patched since the tool was released must not stop every command). Any other text, an
+    unknown line (``1.10``, an OpenShift Virtualization version such as ``4.19.3``) included, is
+    :class:`UnknownRelease` (exit 2) with the versions the tool knows."""
     text = text.strip()
     if text == MAIN:
-        return MAIN_RELEASE
-    match = _version_re().fullmatch(text)
+        return Resolved(MAIN_RELEASE)
+    match = _build_re().fullmatch(text)
     if match is not None:
         line = (int(match[1]), int(match[2]))
         on_line = [r for r in RELEASES if r.line == line and r.name != MAIN]
-        if match[3] is None and on_line:
-            return on_line[-1]
-        found = [r for r in on_line if r.patch == int(match[3] or -1)]
-        if found:
-            return found[0]
+        if on_line:
+            patch, build = match[3], match[4]
+            if patch is None and not build:
+                return Resolved(on_line[-1])
+            wanted = on_line[-1].patch if patch is None else int(patch)
+            chosen = ([r for r in on_line if r.patch <= wanted] or on_line)[-1]
+            if chosen.patch == wanted and not build:
+                return Resolved(chosen)
+            if chosen.patch == wanted:
+                why = f"a build of {chosen.name}, which this tool knows"
+            else:
+                why = f"newer than the releases this tool knows on line {line[0]}.{line[1]} (newest: {chosen.name})"
+            return Resolved(chosen, f"KubeVirt {text!r} ({where}) is {why}: answering as KubeVirt {chosen.name}")
     raise UnknownRelease(f"unknown KubeVirt version {text!r} ({where}); known: {known_versions()}")
 
 

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..config import ClusterConfig, effective_configuration
+from ..errors import EXIT_FINDINGS
 from ..inputs import JUDGE_NONE, Request, gather
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP
@@ -46,8 +47,11 @@ def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: b
 
     The configuration is the one render uses for the same options: --kubevirt-config, else the first
     KubeVirt CR among the -f inputs, else KubeVirt's defaults; --arch then sets the default
-    architecture. The YAML output starts with a comment naming the KubeVirt release assumed (--kubevirt-version,
-    else the CR's status.observedKubeVirtVersion, else the newest release) and the built-in catalog it deploys.
+    architecture. A configuration KubeVirt rejects (its validateConfig: image pull policy, memory
+    overcommit, CPU allocation ratio, PVC size tolerance, default network interface) is an error at the
+    offending field (exit 1) and KubeVirt's defaults, which it then keeps, are printed. The YAML output
+    starts with a comment naming the KubeVirt release assumed (--kubevirt-version, else the CR's
+    status.observedKubeVirtVersion, else the newest release) and the built-in catalog it deploys.
 
     \b
     Examples:
@@ -61,7 +65,8 @@ def config(kubevirt_config: str | None, filenames: tuple[str, ...], recursive: b
                       kubevirt_version=version_of(kubevirt_version))
     loaded = gather(request, FILES)
     status = report(RunResult(loaded.problems, loaded.notices))
-    if not loaded.problems:
+    # a configuration KubeVirt rejects (exit 1) leaves its defaults in force: those are printed
+    if all(p.exit_code == EXIT_FINDINGS for p in loaded.problems):
         from ..yamlio.emit import dump_json, dump_yaml
 
         effective = effective_configuration(loaded.config)

@@ -100,7 +100,9 @@ def checked_version(ctx: click.Context, param: click.Parameter, value: str | Non
 
 KUBEVIRT_VERSION_HELP = ("The KubeVirt release the cluster runs, whose behaviour, schemas and built-in catalog "
                          "the answers follow: a tag (v1.8.4, 1.8.4), a release line (1.8: its newest patch the "
-                         "tool knows) or main.")
+                         "tool knows) or main. A newer patch or a build of a known line (v1.9.1, v1.9.1-rhel9) "
+                         "is answered as the newest release of that line the tool knows, with a warning; an "
+                         "unknown line is an error (exit 2).")
 
 
 def kubevirt_version_option(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -15,7 +15,7 @@ from typing import Any
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog import INDEXED_KINDS, Catalog
 from ..catalog.loading import Builtin, load_catalog
-from ..config import ClusterConfig, config_from, is_kubevirt_cr
+from ..config import ClusterConfig, config_from, config_source, is_kubevirt_cr, rejection_error
 from ..errors import InputError, Location, Notice, ToolError, located
 from ..records import dataclass, field, replace
 from ..schema.registry import GROUPS, split_api_version
@@ -526,8 +526,17 @@ def _config(request: Request, reader: Reader, read: list[Document], found: _Foun
         documents = list(flatten(read))
     except InputError:  # reported when the documents are checked
         documents = read
+    given = sources[0] if sources else None
     try:
-        return config_from(sources[0] if sources else None, documents, request.arch, request.kubevirt_version)
+        config = config_from(given, documents, request.arch, request.kubevirt_version)
     except ToolError as exc:  # a malformed configuration, or a KubeVirt version the tool does not know
         found.fail(exc)
         return ClusterConfig()
+    source = config_source(given, documents)
+    rejected = rejection_error(config, source)
+    if rejected is not None:  # KubeVirt's validateConfig: it keeps its defaults, and so does the render
+        found.fail(rejected)
+    if config.release_warning is not None:  # a patch or build of a known line: its newest known release
+        message, path = config.release_warning
+        found.notices.append(Notice(message, source.locate(path) if path and source is not None else None))
+    return config

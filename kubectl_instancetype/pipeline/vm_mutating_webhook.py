@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.golang import child, clone_json
-from ..api.matchers import MATCHERS, MatcherKind
+from ..api.matchers import MATCHERS, MatcherKind, matcher_causes
 from ..api.origin import Trace, named
 from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
@@ -30,32 +30,6 @@ Spec = dict[str, Any]
 STAGE = "mutate"
 
 PCI_TOPOLOGY = named("KubeVirt VM mutating webhook (PCI topology of new VMs)")
-
-
-def matcher_causes(matcher: MatcherKind, vm: Spec, release: Release = DEFAULT) -> list[tuple[str, tuple[str, ...]]]:
-    """KubeVirt's causes against one matcher, in its order, with their fields (before v1.7.0: the older
-    wording, at the name or kind)."""
-    m = (vm.get("spec") or {}).get(matcher.field)
-    if m is None:
-        return []
-    name, infer = m.get("name") or "", m.get("inferFromVolume") or ""
-    new, at = release.infer_from_volume_new_messages, matcher.path
-    causes: list[tuple[str, tuple[str, ...]]] = []
-    if not name and not infer:
-        causes.append((f"Either Name or InferFromVolume should be provided within the {matcher.matcher_name}", at))
-    if infer and name:
-        causes.append(("Name already set, should be cleared before setting inferFromVolume", at) if new else
-                      (f"Name should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
-                       (*at, "name")))
-    if infer and m.get("kind"):
-        causes.append(("Kind already set, should be cleared before setting inferFromVolume", at) if new else
-                      (f"Kind should not be provided when InferFromVolume is used within the {matcher.matcher_name}",
-                       (*at, "kind")))
-    policy = m.get("inferFromVolumeFailurePolicy")
-    if policy is not None and policy not in ("Ignore", "Reject"):
-        causes.append((f"Invalid value '{policy}' for InferFromVolumeFailurePolicy",
-                       (*at, "inferFromVolumeFailurePolicy") if not new else at))
-    return causes
 
 
 def matcher_problems(matcher: MatcherKind, vm: Spec, release: Release = DEFAULT) -> list[str]:

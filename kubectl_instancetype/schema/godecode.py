@@ -69,19 +69,31 @@ _TRIE = _trie()
 
 def decode_problem(spec: Any) -> Problem | None:
     """The first failure of decoding the VM spec into KubeVirt's Go types, with Go's error text; None if none."""
+    for path, error in timestamp_failures(spec):
+        return path, error
+    template = spec.get("template") if isinstance(spec, dict) else None
+    if isinstance(template, dict):
+        return range_failure(template.get("spec"), ("spec", "template", "spec"))
+    return None
+
+
+def timestamp_failures(spec: Any) -> Iterator[Problem]:
+    """The timestamps of the VM spec's embedded ObjectMeta ``metav1.Time.UnmarshalJSON`` refuses, with Go's
+    error, in the order of the request."""
     for path, value in _timestamps(spec):
         error = parse_rfc3339(value).error
         if error:
-            return path, error
-    template = spec.get("template") if isinstance(spec, dict) else None
-    if isinstance(template, dict):
-        found = _out_of_range(template.get("spec"), _TRIE, ())
-        if found is not None:
-            where, number, kind = found
-            field = "VMISpecAlias." + ".".join(str(step) for step in where)
-            message = f"json: cannot unmarshal number {number} into Go struct field {field} of type {kind}"
-            return ("spec", "template", "spec", *where), message
-    return None
+            yield path, error
+
+
+def range_failure(vmi_spec: Any, at: Path) -> Problem | None:
+    """The first integer of a VMI spec (found at ``at``) out of its Go field's range, with Go's error."""
+    found = _out_of_range(vmi_spec, _TRIE, ())
+    if found is None:
+        return None
+    where, number, kind = found
+    field = "VMISpecAlias." + ".".join(str(step) for step in where)
+    return (*at, *where), f"json: cannot unmarshal number {number} into Go struct field {field} of type {kind}"
 
 
 def _out_of_range(value: Any, trie: dict[str, Any], path: Path) -> tuple[Path, int, str] | None:

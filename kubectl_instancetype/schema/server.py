@@ -5,8 +5,9 @@ groups must be served by a CRD (REST mapping). The server (apiextensions-apiserv
 ``rest.BeforeCreate``, ``customResourceStrategy.Validate``): metadata decoded as ObjectMeta, unknown fields
 pruned (refused under ``strict``, warned under ``warn``), non-nullable nulls dropped, defaults filled in, the
 namespace set (``default``, or the caller's) or cleared, ``status`` dropped, then metadata, schema,
-list-type and CEL validation; a refusal carries every error. A VirtualMachine the server stores then goes
-through KubeVirt's own schema check (:mod:`.webhook`).
+list-type and CEL validation; a refusal carries every error. Between decoding and validation the server
+calls KubeVirt's mutating webhook for the kind (:mod:`.mutating`): its refusal is the answer, and its patch is
+what the CRD validates.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from ..api.golang import go_json
 from ..api.versions import removed_version_problem
 from ..records import dataclass, field
-from . import cel, names, objectmeta, openapi, prune, registry, scale, webhook
+from . import cel, mutating, names, objectmeta, openapi, prune, registry, scale
 from .fielderror import FieldError, Path, dotted
 from .objectmeta import json_kind
 from .tables import MAIN, crd_schemas
@@ -24,7 +25,7 @@ from .tables import MAIN, crd_schemas
 STRICT, WARN, IGNORE = "strict", "warn", "ignore"
 MODES = (STRICT, WARN, IGNORE)
 ACCEPTED, REFUSED, NOT_VALIDATED = "accepted", "refused", "not-validated"
-KUBECTL, DECODE, VALIDATE, KUBEVIRT = "kubectl", "decode", "validate", "kubevirt"
+KUBECTL, DECODE, ADMISSION, VALIDATE = "kubectl", "decode", "admission", "validate"
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Admission:
     warnings: tuple[Problem, ...] = ()
     pruned: tuple[str, ...] = ()
     errors: tuple[FieldError, ...] = field(default=(), repr=False)
+    denial: mutating.Denial | None = None
 
 
 def refused(stage: str, problems: list[Problem], **more: Any) -> Admission:
@@ -143,6 +145,12 @@ def _create(data: dict[str, Any], crd: registry.CRD, version: str, options: Opti
         return refused(DECODE, problems, warnings=tuple(warnings), pruned=pruned)
     if options.mode == WARN:
         warnings += [Problem(p, f'unknown field "{dotted(p)}"') for p in unknown]
+    # create.go: mutatingAdmission.Admit, after decoding and before rest.BeforeCreate's validation
+    denial = mutating.deny(obj, kind, options.release)
+    if denial is not None:
+        return refused(ADMISSION, [Problem(denial.causes[0][0], denial.status)], warnings=tuple(warnings),
+                       pruned=pruned, denial=denial)
+    obj = mutating.patch(obj, kind, schema, options.release)
     return _validate(obj, meta.meta, crd, options, warnings, pruned)
 
 
@@ -171,17 +179,6 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
         problems = [Problem(e.path, head + e.text()) for e in errors]
         return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
     warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(_users(stored, crd))]
-    if crd.kind == "VirtualMachine":
-        # Only on what the server validated. A cluster runs the mutating webhooks (KubeVirt's schema check
-        # among them) after decoding and before this validation (apiserver endpoints/handlers/create.go:
-        # mutatingAdmission.Admit, then r.Create, rest.BeforeCreate, strategy.Validate), so where both refuse
-        # it answers with KubeVirt's message; the server's answer is kept first here, as testdata/validation
-        # (the server alone) expects.
-        complaints = webhook.spec_problems(stored, release=options.release)
-        if complaints:
-            message = ", ".join(text for _, text in complaints)
-            return Admission(REFUSED, KUBEVIRT, obj, stored, (Problem(complaints[0][0], message),),
-                             tuple(warnings), pruned)
     return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
 
 

@@ -24,13 +24,15 @@ from .tables import MAIN, NO_DEFAULT, Definitions, Node, kubevirt_definitions
 Problem = tuple[Path, str]
 
 
-def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, release: str = MAIN) -> list[Problem]:
+def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, release: str = MAIN,
+                  decode: bool = True) -> list[Problem]:
     """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message), with the
-    definitions of ``release`` unless ``definitions`` are given."""
+    definitions of ``release`` unless ``definitions`` are given (whose root is the spec's definition); with
+    ``decode``, a VM's decoding failure when the schema passes."""
     defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
     _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), _Walk(defs, _seen(defs)), out)
-    if not out:
+    if not out and decode:
         failure = godecode.decode_problem(vm.get("spec"))
         if failure is not None:
             out.append(failure)
