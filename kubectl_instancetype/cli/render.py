@@ -29,6 +29,7 @@ from .options import (
     write_options,
 )
 from .output import print_stream
+from .repo import repo_catalog_option, with_repo_catalog, with_tracked_kubevirt_cr
 from .report import finish
 
 if TYPE_CHECKING:
@@ -68,9 +69,7 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @write_options(write_help="Rewrite each input file in place with its VMs expanded, keeping comments and "
                           "formatting.")
 @junit_option
-@click.option("--repo-catalog", is_flag=True, help="Also read the instancetypes, preferences, ControllerRevisions "
-              "and storage objects of every file git tracks in this repository (pre-commit passes only the "
-              "changed files).")
+@repo_catalog_option
 @jobs_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
            explain: bool, stored: bool, pin: bool, pin_firmware: bool, writing: WriteOptions,
@@ -109,8 +108,6 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
     if repo_catalog:
-        from .validate import with_repo_catalog, with_tracked_kubevirt_cr
-
         catalogs = with_tracked_kubevirt_cr(inputs, with_repo_catalog(inputs, catalogs, True), True)
     loaded = load(inputs, catalogs, jobs)
     pools = "stored" if stored else "written" if pin else "expanded"

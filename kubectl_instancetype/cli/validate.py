@@ -22,47 +22,8 @@ from .options import (
     load,
 )
 from .render import Seen, vm_renderer
+from .repo import repo_catalog_option, with_repo_catalog, with_tracked_kubevirt_cr
 from .report import finish
-
-REPO_CATALOG_HELP = ("Also read the instancetypes, preferences, ControllerRevisions and storage objects of every "
-                     "file git tracks in this repository (as pre-commit passes only the changed files): regular "
-                     "files of the repository only (a tracked link out of it is not followed), at most "
-                     "--max-input-bytes each, --exclude applied before a file is opened.")
-
-
-def repo_catalog_option(func: click.decorators.FC) -> click.decorators.FC:
-    return click.option("--repo-catalog", is_flag=True, help=REPO_CATALOG_HELP)(func)
-
-
-def with_repo_catalog(inputs: InputOptions, catalogs: CatalogOptions, on: bool) -> CatalogOptions:
-    """``catalogs`` with the repository's catalog files added when ``on``."""
-    if not on:
-        return catalogs
-    from ..errors import UsageError
-    from .repo import repo_catalogs
-
-    try:
-        found = repo_catalogs(inputs.filenames, inputs.exclude, inputs.limits.max_bytes)
-    except UsageError as exc:  # outside a repository, no git: the command line asks what cannot be
-        raise click.UsageError(exc.message) from None
-    return replace(catalogs, catalogs=catalogs.catalogs + found)
-
-
-def with_tracked_kubevirt_cr(inputs: InputOptions, catalogs: CatalogOptions, on: bool) -> CatalogOptions:
-    """``catalogs`` with the KubeVirt CR the repository tracks as the fallback configuration, when ``on`` and
-    nothing else names one (``--kubevirt-config`` or the config file's wins, then a CR among the inputs)."""
-    if not on or catalogs.kubevirt_config is not None:
-        return catalogs
-    from .repo import repo_kubevirt_crs
-
-    others, among = repo_kubevirt_crs(inputs.filenames, inputs.exclude, inputs.limits.max_bytes)
-    if among or not others:
-        return catalogs
-    if len(others) > 1:  # one per environment, say: which one the cluster runs is not known
-        click.echo(f"note: --repo-catalog: {len(others)} KubeVirt CRs tracked ({', '.join(others)}): none is read "
-                   "as the cluster's configuration; name one with --kubevirt-config", err=True)
-        return catalogs
-    return replace(catalogs, fallback_config=others[0])  # a CR among the inputs (untracked) still wins
 
 
 @click.command(epilog=exit_codes_help(), context_settings={"help_option_names": ["-h", "--help"]})
