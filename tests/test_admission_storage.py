@@ -120,6 +120,18 @@ def test_block_size(block_size: Spec, bus: str, expected: list[str]) -> None:
     assert messages(disks.validate_disks(DISKS, [disk])) == expected
 
 
+@pytest.mark.parametrize("version", ["v1.5.3", "v1.6.6"])
+def test_before_v1_7_block_size_checks_neither_the_sata_logical_size_nor_the_discard_granularity(version: str) -> None:
+    """release.checks_sata_block_size_and_discard: v1.5/v1.6's validateBlockSize (vmi-create-admitter.go)."""
+    cfg = load_config({}, version=version)
+    sata = {"name": "a", "disk": {"bus": "sata"}, "blockSize": {"custom": {"logical": 4096, "physical": 4096}}}
+    discard = {"name": "b", "blockSize": {"custom": {"logical": 512, "physical": 512, "discardGranularity": 100}}}
+    assert disks.validate_disks(DISKS, [sata, discard], cfg) == []
+    small = {"name": "c", "disk": {"bus": "sata"}, "blockSize": {"custom": {"logical": 256, "physical": 4096}}}
+    assert messages(disks.validate_disks(DISKS, [small], cfg)) == [
+        "Provided size of 256 is less than the supported minimum size of 512"]
+
+
 def test_disk_checks_run_disk_by_disk_and_name_every_earlier_namesake() -> None:
     causes = disks.validate_disks(DISKS, [{"name": "a", "cache": "x"}, {"name": "a"}, {"name": "a", "cache": "y"}])
     assert messages(causes) == [

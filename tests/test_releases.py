@@ -87,6 +87,8 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("beta_feature_gates_on_by_default", ("v1.9.0",)),
     ("arm64_efi_secure_boot_off", ("v1.8.3", "v1.9.0")),
     ("serves_pool_v1beta1", ("v1.7.0",)),
+    ("qualified_vmi_finalizer", ("v1.7.0",)),
+    ("checks_sata_block_size_and_discard", ("v1.7.0",)),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
     """Each line holds the fact from its first patch named on, and every newer line from its first patch."""

@@ -104,6 +104,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("annotates_tdx_qgs_socket", {(1, 9): 0},
          "vmi-mutator.go: a TDX VMI gets the kubevirt.io/qgs-socket-path annotation (confidentialCompute.tdx."
          "attestation.qgsSocketPath)"),
+    Fact("qualified_vmi_finalizer", {(1, 7): 0},
+         "staging/src/kubevirt.io/api/core/v1/types.go VirtualMachineInstanceFinalizer, which vmi-mutator.go adds: "
+         "'kubevirt.io/foregroundDeleteVirtualMachine' from v1.7.0 ('api: Introduce and use domain-qualified "
+         "version of the foregroundDeleteVirtualMachine finalizer'); before, 'foregroundDeleteVirtualMachine' "
+         "(kv-expand at v1.5.3 and v1.6.6)"),
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
     Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
@@ -122,6 +127,10 @@ FACTS: tuple[Fact, ...] = (
          "vmi-create-admitter.go validateMemoryLimitAndRequestProvided (dedicated CPUs; replaced by "
          "validateMemoryIsProvided in v1.7.4): without spec.domain.memory and no memory request or limit it "
          "dereferences nil and the webhook fails"),
+    Fact("checks_sata_block_size_and_discard", {(1, 7): 0},
+         "pkg/storage/admitters/disks.go validateBlockSize (v1.7.0; before, vmi-create-admitter.go's): 'Logical "
+         "size N must be 512 for SATA devices' and 'Discard granularity N must be multiples of logical size M'; "
+         "v1.5 and v1.6 check only logical <= physical and each size's range (kv-expand at v1.5.3 and v1.6.6)"),
     Fact("hugepages_causes_at_page_size", {(1, 8): 0},
          "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
          "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
