@@ -160,6 +160,16 @@ FACTS: tuple[Fact, ...] = (
          "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
          "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. from v1.7.0, in "
          "the per-architecture checks (v1.6 has its own: launch_security_checks_secure_execution)"),
+    Fact("persistent_state_needs_gate", {(1, 5): 0, (1, 6): None},
+         "vmi-create-admitter.go validatePersistentState (gone in v1.6.0, where VMPersistentState is GA): a "
+         "persistent TPM or EFI needs the VMPersistentState gate (kv-expand at v1.5.3)"),
+    Fact("knows_wait_as_receiver", {(1, 6): 0},
+         "vms-admitter.go validateRunStrategy: runStrategy WaitAsReceiver (with the DecentralizedLiveMigration "
+         "gate) from v1.6.0; v1.5 answers 'Invalid RunStrategy (WaitAsReceiver)' (kv-expand at v1.5.3)"),
+    Fact("admits_empty_cdrom", {(1, 6): 0},
+         "vmi-create-admitter.go validateBootOrder: a CD-ROM without a volume is an empty drive with the "
+         "DeclarativeHotplugVolumes gate from v1.6.0; v1.5 refuses it as any disk without a volume "
+         "(\"...disks[0].Name 'cd' not found.\"; kv-expand at v1.5.3)"),
     Fact("persistent_reservation_configuration", {(1, 9): 0},
          "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
          "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "
@@ -190,6 +200,9 @@ FACTS: tuple[Fact, ...] = (
          "aarch64 Arch' for an EFI boot loader whose secureBoot is unset or true (removed in v1.8.3, with the "
          "arm64 default secureBoot: false)"),
     # --- the cluster
+    Fact("live_update_rollout_by_default", {(1, 6): 0},
+         "pkg/virt-config/virt-config.go DefaultVMRolloutStrategy: LiveUpdate from v1.6.0; v1.5's is Stage, so its "
+         "VMI mutating webhook adds no maxSockets/maxGuest unless the cluster asks LiveUpdate (kv-expand at v1.5.3)"),
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
     Fact("serves_instancetype_v1alpha", {(1, 5): 0, (1, 6): None},
