@@ -130,7 +130,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("checks_sata_block_size_and_discard", {(1, 7): 0},
          "pkg/storage/admitters/disks.go validateBlockSize (v1.7.0; before, vmi-create-admitter.go's): 'Logical "
          "size N must be 512 for SATA devices' and 'Discard granularity N must be multiples of logical size M'; "
-         "v1.5 and v1.6 check only logical <= physical and each size's range (kv-expand at v1.5.3 and v1.6.6)"),
+         "v1.5 and v1.6 check only logical <= physical and each size's range (discardGranularity is a v1.7.0 field; "
+         "kv-expand at v1.5.3 and v1.6.6)"),
     Fact("hugepages_causes_at_page_size", {(1, 8): 0},
          "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
          "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
