@@ -112,6 +112,7 @@ def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> N
     ("memory_request_ignores_overcommit", "v1.6.2"),
     ("serves_instancetype_v1alpha", "v1.5.0-v1.5.3"),
     ("persistent_state_needs_gate", "v1.5.0-v1.5.3"),
+    ("memory_provided_checks_only_resources", "v1.5.0-v1.6.3"),
     ("lists_instancetype_v1alpha", "v1.5.0-v1.6.6"),
 ])
 def test_facts_that_ended(fact: str, held: str) -> None:

@@ -123,10 +123,14 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
-    Fact("memory_provided_panics_without_memory", {(1, 5): 0, (1, 7): (0, 4)},
-         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided (dedicated CPUs; replaced by "
-         "validateMemoryIsProvided in v1.7.4): without spec.domain.memory and no memory request or limit it "
-         "dereferences nil and the webhook fails"),
+    Fact("memory_provided_checks_only_resources", {(1, 5): 0, (1, 6): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided before v1.6.4 (dedicated CPUs): only a memory "
+         "limit or request counts, 'spec.domain.resources.requests.memory or spec.domain.resources.limits.memory "
+         "should be provided' (an instancetype's overcommitPercent: 100 requests 0; kv-expand at v1.5.3)"),
+    Fact("memory_provided_panics_without_memory", {(1, 6): 4, (1, 7): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided from v1.6.4 and v1.7.0 (dedicated CPUs; "
+         "replaced by validateMemoryIsProvided in v1.7.4): hugepages and guest memory count too, and without "
+         "spec.domain.memory and no memory request or limit it dereferences nil and the webhook fails"),
     Fact("checks_sata_block_size_and_discard", {(1, 7): 0},
          "pkg/storage/admitters/disks.go validateBlockSize (v1.7.0; before, vmi-create-admitter.go's): 'Logical "
          "size N must be 512 for SATA devices' and 'Discard granularity N must be multiples of logical size M'; "
