@@ -93,6 +93,7 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("live_update_rollout_by_default", ("v1.6.0",)),
     ("knows_wait_as_receiver", ("v1.6.0",)),
     ("admits_empty_cdrom", ("v1.6.0",)),
+    ("revision_ref_names_the_matched_object", ("v1.5.2", "v1.6.0")),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
     """Each line holds the fact from its first patch named on, and every newer line from its first patch."""
@@ -113,6 +114,7 @@ def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> N
     ("serves_instancetype_v1alpha", "v1.5.0-v1.5.3"),
     ("persistent_state_needs_gate", "v1.5.0-v1.5.3"),
     ("memory_provided_checks_only_resources", "v1.5.0-v1.6.3"),
+    ("preference_memory_check_panics", "v1.5.0"),
     ("lists_instancetype_v1alpha", "v1.5.0-v1.6.6"),
 ])
 def test_facts_that_ended(fact: str, held: str) -> None:
@@ -435,3 +437,15 @@ def test_the_reference_policy_needs_its_gate_on_v1_5(version: str, gates_on: lis
     cfg = at_release(version, instancetype={"referencePolicy": "expand"},
                      developerConfiguration={"featureGates": gates_on})
     assert reference_policy(cfg) == policy
+
+
+def test_v1_5_0_fails_its_webhook_on_a_memory_requirement_without_guest_memory() -> None:
+    """release.preference_memory_check_panics: v1.5.0's checkMemory dereferences the nil guest memory."""
+    from kubectl_instancetype.expand.requirements import NIL_GUEST, check_requirements
+
+    pref = {"requirements": {"memory": {"guest": "1536Mi"}}}
+    assert check_requirements(None, pref, {"domain": {}}, BY_NAME["v1.5.0"]) == NIL_GUEST
+    assert check_requirements(None, pref, {"domain": {}}, BY_NAME["v1.5.1"]) == (
+        "insufficient Memory resources of 0 provided by VirtualMachine, preference requires 1536Mi")
+    with_request = {"domain": {"resources": {"requests": {"memory": "2Gi"}}, "memory": {"guest": "2Gi"}}}
+    assert check_requirements(None, pref, with_request, BY_NAME["v1.5.0"]) is None

@@ -60,6 +60,14 @@ FACTS: tuple[Fact, ...] = (
     Fact("admits_missing_matcher_objects", {(1, 6): 0},
          "#14219: a VM whose instancetype or preference does not exist is admitted (v1.5 refuses it with "
          "'Failure to find instancetype: ...' at spec.instancetype)"),
+    Fact("revision_ref_names_the_matched_object", {(1, 5): 2, (1, 6): 0},
+         "pkg/instancetype/find/revision.go, preference/find/revision.go (#14595, backported to v1.5.2): the "
+         "status.*Ref.controllerRevisionRef revision is used only when its object-name label names the matched "
+         "object; v1.5.0 and v1.5.1 use it whatever it holds (kv-expand at v1.5.0)"),
+    Fact("preference_memory_check_panics", {(1, 5): (0, 1)},
+         "pkg/instancetype/preference/requirements/memory.go checkMemory (fixed in v1.5.1, bug #14551): without an "
+         "instance type it compares spec.domain.memory.guest, nil when the VM gives no guest memory, request, limit "
+         "or hugepages, and the VM webhook fails (kv-expand at v1.5.0 panics there)"),
     Fact("writes_default_matcher_kind", {(1, 5): 0, (1, 7): None},
          "#15009: the VM mutating webhook stopped writing spec.instancetype.kind / spec.preference.kind"),
     Fact("infer_from_volume_new_messages", {(1, 7): 0},
