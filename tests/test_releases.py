@@ -94,6 +94,7 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("knows_wait_as_receiver", ("v1.6.0",)),
     ("admits_empty_cdrom", ("v1.6.0",)),
     ("revision_ref_names_the_matched_object", ("v1.5.2", "v1.6.0")),
+    ("knows_tpm_enabled", ("v1.5.1",)),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
     """Each line holds the fact from its first patch named on, and every newer line from its first patch."""
@@ -449,3 +450,16 @@ def test_v1_5_0_fails_its_webhook_on_a_memory_requirement_without_guest_memory()
         "insufficient Memory resources of 0 provided by VirtualMachine, preference requires 1536Mi")
     with_request = {"domain": {"resources": {"requests": {"memory": "2Gi"}}, "memory": {"guest": "2Gi"}}}
     assert check_requirements(None, pref, with_request, BY_NAME["v1.5.0"]) is None
+
+
+def test_v1_5_0_drops_the_tpm_enabled_a_revision_holds() -> None:
+    """release.knows_tpm_enabled: TPMDevice.Enabled is a v1.5.1 field."""
+    pref = {"devices": {"preferredTPM": {"enabled": True, "persistent": True}}}
+
+    def tpm(version: str) -> object:
+        spec: dict[str, Any] = {"domain": {"devices": {}}}
+        assert apply_spec("spec.template.spec", None, pref, spec, {}, release=BY_NAME[version]) == []
+        return spec["domain"]["devices"]["tpm"]
+
+    assert tpm("v1.5.0") == {"persistent": True}
+    assert tpm("v1.5.1") == {"enabled": True, "persistent": True}

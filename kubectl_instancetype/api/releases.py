@@ -104,6 +104,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("applies_preferred_architecture", {(1, 7): 0},
          "preference preferredArchitecture and requirements.architecture"),
     Fact("applies_instancetype_io_threads", {(1, 7): 0}, "instancetype spec.ioThreads"),
+    Fact("knows_tpm_enabled", {(1, 5): 1},
+         "staging/src/kubevirt.io/api/core/v1/schema.go TPMDevice.Enabled (v1.5.1, 'tpm: Wire up the new TPMDevice "
+         "Enabled attribute'): v1.5.0 decodes a revision's preferredTPM without it (kv-expand at v1.5.0)"),
     Fact("knows_hyperv_tlbflush_modes", {(1, 8): 0}, "features.hyperv.tlbflush.direct / extended"),
     Fact("applies_preferred_video_type", {(1, 9): 0}, "preference devices.preferredVideoType"),
     Fact("applies_preferred_launch_security", {(1, 9): 0},
