@@ -155,18 +155,16 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     """
     where = source if isinstance(source, Location) else Location(source)
     conf, status_arch = configuration_of(data if data is not None else {}, where)
-    merged = merge_json(default_configuration(), conf)
+    release, release_warning = release_lookup(data, where, version)
+    merged = merge_json(default_configuration(release), conf)
     if status_arch:  # setConfigFromKubeVirt takes the architecture the operator resolved
         merged.setdefault("architectureConfiguration", {})["defaultArchitecture"] = status_arch
-    release, release_warning = release_lookup(data, where, version)
-    cfg = _from_merged(merged, where)
+    cfg = _from_merged(merged, where, release)
     rejection = validate_config(conf)
     if rejection is not None:  # GetConfig: "Invalid cluster config ..., falling back to last good ..."
-        cfg = replace(_from_merged(default_configuration(), where), rejection=rejection)
+        cfg = replace(_from_merged(default_configuration(release), where, release), rejection=rejection)
     cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), release=release,
                   release_warning=release_warning, workload_update_methods=_workload_update_methods(data, where))
-    if (rejection is not None or conf.get("vmRolloutStrategy") is None) and not release.defaults_rollout_live_update:
-        cfg = replace(cfg, vm_rollout_strategy="Stage")  # v1.5's DefaultVMRolloutStrategy
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
 
@@ -295,8 +293,8 @@ def _mapping(value: Any, name: str, where: Location) -> dict[str, Any]:
     return value
 
 
-def default_configuration() -> dict[str, Any]:
-    """KubeVirt's ``spec.configuration`` defaults, as JSON (the settings this tool knows about)."""
+def default_configuration(release: Release = DEFAULT_RELEASE) -> dict[str, Any]:
+    """KubeVirt's ``spec.configuration`` defaults at ``release``, as JSON (the settings this tool knows about)."""
     arch = {
         name: {"machineType": machine, **({"ovmfPath": ovmf} if ovmf else {}), "emulatedMachines": emulated}
         for name, machine, ovmf, emulated in (
@@ -317,7 +315,7 @@ def default_configuration() -> dict[str, Any]:
         },
         "architectureConfiguration": {**arch, "defaultArchitecture": "amd64"},
         "liveUpdateConfiguration": {"maxHotplugRatio": 4},
-        "vmRolloutStrategy": "LiveUpdate",
+        "vmRolloutStrategy": _default_rollout_strategy(release),
         "instancetype": {"referencePolicy": "reference"},
     }
 
@@ -335,7 +333,7 @@ def merge_json(base: Any, override: Any) -> Any:
     return override
 
 
-def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
+def _from_merged(conf: dict[str, Any], where: Location, release: Release = DEFAULT_RELEASE) -> ClusterConfig:
     r = _Reader(conf, where)
     net, dev, live = r.sub("network"), r.sub("developerConfiguration"), r.sub("liveUpdateConfiguration")
     arch_conf = r.sub("architectureConfiguration")
@@ -358,7 +356,7 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
         cpu_model=r.string("cpuModel"),
         image_pull_policy=str(effective(conf, ("imagePullPolicy",))),
         memory_overcommit=int(effective(conf, ("developerConfiguration", "memoryOvercommit"))),
-        vm_rollout_strategy=_rollout_strategy(r),
+        vm_rollout_strategy=_rollout_strategy(r, release),
         # GetMaxHotplugRatio: 1 when liveUpdateConfiguration itself is null
         max_hotplug_ratio=live.integer("maxHotplugRatio") if live.data else 1,
         max_cpu_sockets=live.integer("maxCpuSockets", minimum=0),
@@ -371,11 +369,17 @@ def _from_merged(conf: dict[str, Any], where: Location) -> ClusterConfig:
     )
 
 
-def _rollout_strategy(r: _Reader) -> str:
-    """``vmRolloutStrategy``: null is dropped by KubeVirt's re-encoding (omitempty) and keeps the default,
-    LiveUpdate; an empty string is kept and is no strategy (IsVMRolloutStrategyLiveUpdate is then false)."""
+def _default_rollout_strategy(release: Release) -> str:
+    """``DefaultVMRolloutStrategy`` (pkg/virt-config/virt-config.go): Stage before v1.6.0
+    (``release.live_update_rollout_by_default``), so a v1.5 cluster adds no hot-plug maxima unless asked."""
+    return "LiveUpdate" if release.live_update_rollout_by_default else "Stage"
+
+
+def _rollout_strategy(r: _Reader, release: Release) -> str:
+    """``vmRolloutStrategy``: null is dropped by KubeVirt's re-encoding (omitempty) and keeps the release's
+    default; an empty string is kept and is no strategy (IsVMRolloutStrategyLiveUpdate is then false)."""
     if r.data.get("vmRolloutStrategy") is None:
-        return "LiveUpdate"
+        return _default_rollout_strategy(release)
     return r.choice("vmRolloutStrategy", ROLLOUT_STRATEGIES, allow_none=True)
 
 

@@ -246,6 +246,21 @@ def test_dedicated_cpus_without_domain_memory_fail_the_webhook_before_v1_7_4(ver
     assert any(m.endswith("should be provided") for m in found) is not fails
 
 
+@pytest.mark.parametrize("version", ["v1.5.3", "v1.6.3"])
+def test_before_v1_6_4_dedicated_cpus_need_a_memory_request_or_limit(version: str) -> None:
+    """release.memory_provided_checks_only_resources: v1.5.0-v1.6.3 look at the memory request and limit only
+    (an instancetype with overcommitPercent: 100 requests 0 and is refused), and panic on nothing."""
+    wanted = [("spec.template.spec.domain.resources.requests.memory or spec.template.spec.domain.resources.limits"
+               ".memory should be provided", "spec.template.spec.domain.resources.limits.memory")]
+    for body in ({"domain": {"cpu": {"dedicatedCpuPlacement": True}}},
+                 {"domain": {"cpu": {"dedicatedCpuPlacement": True}, "memory": {"guest": "8Gi"},
+                             "resources": {"requests": {"memory": "0"}}}}):
+        found = [(c.message, c.field) for c in cpu.pinning(ROOT, body, cfg(version))]
+        assert [f for f in found if "memory" in f[0]] == wanted
+    body = {"domain": {"cpu": {"dedicatedCpuPlacement": True}, "resources": {"limits": {"memory": "1Gi"}}}}
+    assert not [c for c in cpu.pinning(ROOT, body, cfg(version)) if "memory" in c.message]
+
+
 def test_a_revision_holds_fields_an_older_release_drops() -> None:
     """A ControllerRevision's data is decoded by the release's Go types: fields it does not know are not applied."""
     from kubectl_instancetype.api.releases import BY_NAME

@@ -120,6 +120,18 @@ def test_block_size(block_size: Spec, bus: str, expected: list[str]) -> None:
     assert messages(disks.validate_disks(DISKS, [disk])) == expected
 
 
+@pytest.mark.parametrize("version", ["v1.5.3", "v1.6.6"])
+def test_before_v1_7_block_size_checks_neither_the_sata_logical_size_nor_the_discard_granularity(version: str) -> None:
+    """release.checks_sata_block_size_and_discard: v1.5/v1.6's validateBlockSize (vmi-create-admitter.go)."""
+    cfg = load_config({}, version=version)
+    sata = {"name": "a", "disk": {"bus": "sata"}, "blockSize": {"custom": {"logical": 4096, "physical": 4096}}}
+    discard = {"name": "b", "blockSize": {"custom": {"logical": 512, "physical": 512, "discardGranularity": 100}}}
+    assert disks.validate_disks(DISKS, [sata, discard], cfg) == []
+    small = {"name": "c", "disk": {"bus": "sata"}, "blockSize": {"custom": {"logical": 256, "physical": 4096}}}
+    assert messages(disks.validate_disks(DISKS, [small], cfg)) == [
+        "Provided size of 256 is less than the supported minimum size of 512"]
+
+
 def test_disk_checks_run_disk_by_disk_and_name_every_earlier_namesake() -> None:
     causes = disks.validate_disks(DISKS, [{"name": "a", "cache": "x"}, {"name": "a"}, {"name": "a", "cache": "y"}])
     assert messages(causes) == [
@@ -429,7 +441,8 @@ def test_vmi_spec_order_of_the_storage_rules() -> None:
     at = rules.index(volumes.volumes)
     assert rules[at - 1:at + 4] == (vmi_spec.firmware.domain, volumes.volumes, volumes.container_disks,
                                     volumes.utility_volumes_on_creation, volumes.access_credentials)
-    assert rules.index(volumes.persistent_reservation) + 1 == rules.index(volumes.downward_metrics)
+    assert rules.index(volumes.persistent_reservation) + 1 == rules.index(volumes.persistent_state)
+    assert rules.index(volumes.persistent_state) + 1 == rules.index(volumes.downward_metrics)
     assert rules.index(volumes.downward_metrics) + 1 == rules.index(volumes.virtiofs_filesystems)
 
 
@@ -441,3 +454,29 @@ def test_the_vmi_spec_checks_disks_once() -> None:
     assert found.count("spec.domain.devices.disks[0] is set with an unrecognized bus VirtIO, must be one of: "
                        "[virtio scsi sata usb]") == 1
     assert found.count("spec.domain.devices.disks[1].Name 'lost' not found.") == 1
+
+
+@pytest.mark.parametrize(("version", "gates_on", "expected"), [
+    ("v1.5.3", (), ["spec.domain.devices.tpm.persistent", "spec.domain.firmware.bootloader.efi.persistent"]),
+    ("v1.5.3", ("VMPersistentState",), []),
+    ("v1.6.0", (), []),
+])
+def test_v1_5_needs_the_vm_persistent_state_gate(version: str, gates_on: tuple[str, ...],
+                                                  expected: list[str]) -> None:
+    """release.persistent_state_needs_gate: v1.5's validatePersistentState (vmi-create-admitter.go)."""
+    cfg = load_config({"developerConfiguration": {"featureGates": list(gates_on)}}, version=version)
+    spec = spec_of()
+    spec["domain"]["devices"]["tpm"] = {"persistent": True}
+    spec["domain"]["firmware"] = {"bootloader": {"efi": {"persistent": True}}}
+    causes = volumes.persistent_state(SPEC, spec, cfg)
+    assert fields(causes) == expected
+    assert set(messages(causes)) <= {"VMPersistentState feature gate is not enabled in kubevirt-config"}
+
+
+def test_v1_5_refuses_an_empty_cdrom_as_a_disk_without_volume() -> None:
+    """release.admits_empty_cdrom: v1.5's validateBootOrder knows no empty CD-ROM."""
+    spec = spec_of([{"name": "cd", "cdrom": {}}])
+    cause = "spec.domain.devices.disks[0].Name 'cd' not found."
+    assert messages(vmi_spec.devices.boot_order(SPEC, spec, load_config({}, version="v1.5.3"))) == [cause]
+    assert messages(vmi_spec.devices.boot_order(SPEC, spec, load_config({}, version="v1.6.0"))) == [
+        "DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk"]

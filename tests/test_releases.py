@@ -4,6 +4,7 @@ table of behaviour facts, and what each fact changes in the answers (testdata/re
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import check_golden, invoke_cli
@@ -105,6 +106,13 @@ def test_the_kubevirt_cr_names_the_release_unless_the_option_does() -> None:
     ("beta_feature_gates_on_by_default", ("v1.9.0",)),
     ("arm64_efi_secure_boot_off", ("v1.8.3", "v1.9.0")),
     ("serves_pool_v1beta1", ("v1.7.0",)),
+    ("qualified_vmi_finalizer", ("v1.7.0",)),
+    ("checks_sata_block_size_and_discard", ("v1.7.0",)),
+    ("live_update_rollout_by_default", ("v1.6.0",)),
+    ("knows_wait_as_receiver", ("v1.6.0",)),
+    ("admits_empty_cdrom", ("v1.6.0",)),
+    ("revision_ref_names_the_matched_object", ("v1.5.2", "v1.6.0")),
+    ("knows_tpm_enabled", ("v1.5.1",)),
 ])
 def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> None:
     """Each line holds the fact from its first patch named on, and every newer line from its first patch."""
@@ -123,6 +131,9 @@ def test_facts_that_hold_from_a_patch_on(fact: str, first: tuple[str, ...]) -> N
     ("defaults_memory_request", "v1.5.0-v1.6.3"),
     ("memory_request_ignores_overcommit", "v1.6.2"),
     ("serves_instancetype_v1alpha", "v1.5.0-v1.5.3"),
+    ("persistent_state_needs_gate", "v1.5.0-v1.5.3"),
+    ("memory_provided_checks_only_resources", "v1.5.0-v1.6.3"),
+    ("preference_memory_check_panics", "v1.5.0"),
     ("lists_instancetype_v1alpha", "v1.5.0-v1.6.6"),
 ])
 def test_facts_that_ended(fact: str, held: str) -> None:
@@ -402,3 +413,71 @@ def test_every_release_has_its_data() -> None:
     for name in names:
         assert gates.states(name)["LiveMigration"] == gates.GA
         assert "VirtualMachine" in tables.crd_schemas(name)
+
+
+def test_v1_5_knows_no_wait_as_receiver() -> None:
+    """release.knows_wait_as_receiver: v1.5's validateRunStrategy lists no WaitAsReceiver."""
+    from kubectl_instancetype.admission.cause import FieldPath
+    from kubectl_instancetype.admission.vm import run_strategy
+
+    spec = {"runStrategy": "WaitAsReceiver"}
+    at = FieldPath.of("spec")
+    assert [c.message for c in run_strategy(at, spec, at_release("v1.5.3"))] == [
+        "Invalid RunStrategy (WaitAsReceiver)"]
+    assert [c.message for c in run_strategy(at, spec, at_release("v1.6.0"))] == [
+        "Invalid RunStrategy (WaitAsReceiver), DecentralizedLiveMigration feature gate is not enabled in kubevirt "
+        "resource"]
+
+
+def at_release(version: str, **conf: object) -> Any:
+    return load_config(conf, version=version)
+
+
+@pytest.mark.parametrize(("version", "conf", "live"), [
+    ("v1.5.3", {}, False),
+    ("v1.5.3", {"vmRolloutStrategy": None}, False),
+    ("v1.5.3", {"vmRolloutStrategy": "LiveUpdate"}, True),
+    ("v1.6.0", {}, True),
+])
+def test_v1_5_rolls_out_in_stages_by_default(version: str, conf: dict[str, Any], live: bool) -> None:
+    """release.live_update_rollout_by_default: DefaultVMRolloutStrategy is Stage on v1.5, so no hot-plug maxima."""
+    assert at_release(version, **conf).live_update is live
+
+
+@pytest.mark.parametrize(("version", "gates_on", "policy"), [
+    ("v1.5.3", [], "reference"),
+    ("v1.5.3", ["InstancetypeReferencePolicy"], "expand"),
+    ("v1.6.0", [], "expand"),
+])
+def test_the_reference_policy_needs_its_gate_on_v1_5(version: str, gates_on: list[str], policy: str) -> None:
+    """GetInstancetypeReferencePolicy: the InstancetypeReferencePolicy gate is Beta on v1.5, GA from v1.6.0."""
+    from kubectl_instancetype.pipeline.vm_controller import reference_policy
+
+    cfg = at_release(version, instancetype={"referencePolicy": "expand"},
+                     developerConfiguration={"featureGates": gates_on})
+    assert reference_policy(cfg) == policy
+
+
+def test_v1_5_0_fails_its_webhook_on_a_memory_requirement_without_guest_memory() -> None:
+    """release.preference_memory_check_panics: v1.5.0's checkMemory dereferences the nil guest memory."""
+    from kubectl_instancetype.expand.requirements import NIL_GUEST, check_requirements
+
+    pref = {"requirements": {"memory": {"guest": "1536Mi"}}}
+    assert check_requirements(None, pref, {"domain": {}}, BY_NAME["v1.5.0"]) == NIL_GUEST
+    assert check_requirements(None, pref, {"domain": {}}, BY_NAME["v1.5.1"]) == (
+        "insufficient Memory resources of 0 provided by VirtualMachine, preference requires 1536Mi")
+    with_request = {"domain": {"resources": {"requests": {"memory": "2Gi"}}, "memory": {"guest": "2Gi"}}}
+    assert check_requirements(None, pref, with_request, BY_NAME["v1.5.0"]) is None
+
+
+def test_v1_5_0_drops_the_tpm_enabled_a_revision_holds() -> None:
+    """release.knows_tpm_enabled: TPMDevice.Enabled is a v1.5.1 field."""
+    pref = {"devices": {"preferredTPM": {"enabled": True, "persistent": True}}}
+
+    def tpm(version: str) -> object:
+        spec: dict[str, Any] = {"domain": {"devices": {}}}
+        assert apply_spec("spec.template.spec", None, pref, spec, {}, release=BY_NAME[version]) == []
+        return spec["domain"]["devices"]["tpm"]
+
+    assert tpm("v1.5.0") == {"persistent": True}
+    assert tpm("v1.5.1") == {"enabled": True, "persistent": True}

@@ -66,12 +66,18 @@ def pinning(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 
 def _memory_provided(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryIsProvided``: a memory limit or request, hugepages, or a non-zero guest memory."""
+    if cfg.release.memory_provided_checks_only_resources:
+        # v1.5.0-v1.6.3's validateMemoryLimitAndRequestProvided: a memory limit or request (Value() != 0), nothing else
+        if limit(spec, "memory").value() != 0 or request(spec, "memory").value() != 0:
+            return []
+        a, b = _at(field, "resources", "requests", "memory"), _at(field, "resources", "limits", "memory")
+        return [b.cause(f"{a} or {b} should be provided")]
     if not limit(spec, "memory").is_zero() or not request(spec, "memory").is_zero():
         return []
     mem = memory(spec)
     if mem is None and cfg.release.memory_provided_panics_without_memory:
-        # validateMemoryLimitAndRequestProvided (v1.5.0-v1.7.3) reads spec.domain.memory.hugepages without
-        # looking for spec.domain.memory: the webhook panics, and the API server refuses the object
+        # validateMemoryLimitAndRequestProvided (v1.6.4-v1.6.6, v1.7.0-v1.7.3) reads spec.domain.memory.hugepages
+        # without looking for spec.domain.memory: the webhook panics, and the API server refuses the object
         at = _at(field, "memory")
         return [at.cause(f"{at}: {NIL_MEMORY}")]
     if mem is not None and mem.get("hugepages") is not None:

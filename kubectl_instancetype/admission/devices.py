@@ -46,7 +46,7 @@ def boot_order(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
         name, here = disk.get("name") or "", at_disks.index(idx)
         volume = volumes.get(name)
         if volume is None:
-            if disk.get("cdrom") is None:
+            if disk.get("cdrom") is None or not cfg.release.admits_empty_cdrom:
                 causes.append(here.child("name").cause(f"{here.child('Name')} '{name}' not found."))
             elif not gates.is_enabled(cfg, "DeclarativeHotplugVolumes"):
                 causes.append(here.child("name").cause(

@@ -50,7 +50,8 @@ def domain(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     at = field.child("domain")
     dom = _domain(spec)
     firmware = dom.get("firmware")
-    causes = disks.validate_disks(at.child("devices", "disks"), list((dom.get("devices") or {}).get("disks") or []))
+    causes = disks.validate_disks(at.child("devices", "disks"), list((dom.get("devices") or {}).get("disks") or []),
+                                  cfg)
     if firmware is not None:
         causes.extend(_bootloader(at.child("firmware", "bootloader"), firmware.get("bootloader")))
         causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), firmware.get("kernelBoot")))

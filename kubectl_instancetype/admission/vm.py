@@ -94,7 +94,7 @@ def run_strategy(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause
         causes.append(field.child("running").cause("RunStrategy must be specified"))
     if strategy is None:
         return causes
-    if strategy == WAIT_AS_RECEIVER:
+    if strategy == WAIT_AS_RECEIVER and cfg.release.knows_wait_as_receiver:
         if not gates.is_enabled(cfg, "DecentralizedLiveMigration"):
             causes.append(field.child("runStrategy").cause(
                 f"Invalid RunStrategy ({strategy}), DecentralizedLiveMigration feature gate is not enabled in "

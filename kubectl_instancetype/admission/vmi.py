@@ -22,7 +22,7 @@ def storage_validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     return [
         *volumes.container_disks(field, spec, cfg),
         *volumes.utility_volumes_on_creation(field, spec, cfg),
-        *disks.validate_disks(field.child("domain", "devices", "disks"), _disks(spec)),
+        *disks.validate_disks(field.child("domain", "devices", "disks"), _disks(spec), cfg),
     ]
 
 

@@ -54,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     firmware.launch_security,
     devices.vsock,
     volumes.persistent_reservation,
+    volumes.persistent_state,
     volumes.downward_metrics,
     volumes.virtiofs_filesystems,
     devices.video_config,

@@ -39,6 +39,7 @@ def access_credentials(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
 
 
 persistent_reservation = features.persistent_reservation
+persistent_state = features.persistent_state
 downward_metrics = features.downward_metrics
 virtiofs_filesystems = features.virtiofs_filesystems
 volume_disks = mapping.volume_disks

@@ -60,6 +60,14 @@ FACTS: tuple[Fact, ...] = (
     Fact("admits_missing_matcher_objects", {(1, 6): 0},
          "#14219: a VM whose instancetype or preference does not exist is admitted (v1.5 refuses it with "
          "'Failure to find instancetype: ...' at spec.instancetype)"),
+    Fact("revision_ref_names_the_matched_object", {(1, 5): 2, (1, 6): 0},
+         "pkg/instancetype/find/revision.go, preference/find/revision.go (#14595, backported to v1.5.2): the "
+         "status.*Ref.controllerRevisionRef revision is used only when its object-name label names the matched "
+         "object; v1.5.0 and v1.5.1 use it whatever it holds (kv-expand at v1.5.0)"),
+    Fact("preference_memory_check_panics", {(1, 5): (0, 1)},
+         "pkg/instancetype/preference/requirements/memory.go checkMemory (fixed in v1.5.1, bug #14551): without an "
+         "instance type it compares spec.domain.memory.guest, nil when the VM gives no guest memory, request, limit "
+         "or hugepages, and the VM webhook fails (kv-expand at v1.5.0 panics there)"),
     Fact("writes_default_matcher_kind", {(1, 5): 0, (1, 7): None},
          "#15009: the VM mutating webhook stopped writing spec.instancetype.kind / spec.preference.kind"),
     Fact("infer_from_volume_new_messages", {(1, 7): 0},
@@ -96,6 +104,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("applies_preferred_architecture", {(1, 7): 0},
          "preference preferredArchitecture and requirements.architecture"),
     Fact("applies_instancetype_io_threads", {(1, 7): 0}, "instancetype spec.ioThreads"),
+    Fact("knows_tpm_enabled", {(1, 5): 1},
+         "staging/src/kubevirt.io/api/core/v1/schema.go TPMDevice.Enabled (v1.5.1, 'tpm: Wire up the new TPMDevice "
+         "Enabled attribute'): v1.5.0 decodes a revision's preferredTPM without it (kv-expand at v1.5.0)"),
     Fact("knows_hyperv_tlbflush_modes", {(1, 8): 0}, "features.hyperv.tlbflush.direct / extended"),
     Fact("applies_preferred_video_type", {(1, 9): 0}, "preference devices.preferredVideoType"),
     Fact("applies_preferred_launch_security", {(1, 9): 0},
@@ -104,6 +115,11 @@ FACTS: tuple[Fact, ...] = (
     Fact("annotates_tdx_qgs_socket", {(1, 9): 0},
          "vmi-mutator.go: a TDX VMI gets the kubevirt.io/qgs-socket-path annotation (confidentialCompute.tdx."
          "attestation.qgsSocketPath)"),
+    Fact("qualified_vmi_finalizer", {(1, 7): 0},
+         "staging/src/kubevirt.io/api/core/v1/types.go VirtualMachineInstanceFinalizer, which vmi-mutator.go adds: "
+         "'kubevirt.io/foregroundDeleteVirtualMachine' from v1.7.0 ('api: Introduce and use domain-qualified "
+         "version of the foregroundDeleteVirtualMachine finalizer'); before, 'foregroundDeleteVirtualMachine' "
+         "(kv-expand at v1.5.3 and v1.6.6)"),
     Fact("creates_panic_device", {(1, 9): 0},
          "a panic device named in the preference is created, not only given its model"),
     Fact("arm64_efi_secure_boot_off", {(1, 8): 3, (1, 9): 0},
@@ -118,10 +134,19 @@ FACTS: tuple[Fact, ...] = (
          "pkg/network/admitter/binding.go: 'logical NAME interface must have exactly one binding method or "
          "binding plugin' (before: only 'logical NAME interface cannot have both binding plugin and interface "
          "binding method', so an interface without a binding is admitted)"),
-    Fact("memory_provided_panics_without_memory", {(1, 5): 0, (1, 7): (0, 4)},
-         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided (dedicated CPUs; replaced by "
-         "validateMemoryIsProvided in v1.7.4): without spec.domain.memory and no memory request or limit it "
-         "dereferences nil and the webhook fails"),
+    Fact("memory_provided_checks_only_resources", {(1, 5): 0, (1, 6): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided before v1.6.4 (dedicated CPUs): only a memory "
+         "limit or request counts, 'spec.domain.resources.requests.memory or spec.domain.resources.limits.memory "
+         "should be provided' (an instancetype's overcommitPercent: 100 requests 0; kv-expand at v1.5.3)"),
+    Fact("memory_provided_panics_without_memory", {(1, 6): 4, (1, 7): (0, 4)},
+         "vmi-create-admitter.go validateMemoryLimitAndRequestProvided from v1.6.4 and v1.7.0 (dedicated CPUs; "
+         "replaced by validateMemoryIsProvided in v1.7.4): hugepages and guest memory count too, and without "
+         "spec.domain.memory and no memory request or limit it dereferences nil and the webhook fails"),
+    Fact("checks_sata_block_size_and_discard", {(1, 7): 0},
+         "pkg/storage/admitters/disks.go validateBlockSize (v1.7.0; before, vmi-create-admitter.go's): 'Logical "
+         "size N must be 512 for SATA devices' and 'Discard granularity N must be multiples of logical size M'; "
+         "v1.5 and v1.6 check only logical <= physical and each size's range (discardGranularity is a v1.7.0 field; "
+         "kv-expand at v1.5.3 and v1.6.6)"),
     Fact("hugepages_causes_at_page_size", {(1, 8): 0},
          "vmi-create-admitter.go validateHugepagesMemoryRequests and the mandatory memory message name "
          "spec.domain.memory.hugepages.pageSize (before v1.8.0: spec.domain.hugepages.size, and "
@@ -151,6 +176,16 @@ FACTS: tuple[Fact, ...] = (
          "pkg/virt-api/webhooks/s390x.go ValidateLaunchSecurityS390x: 'SecureExecution feature gate is not "
          "enabled in kubevirt-config' at spec.launchSecurity (KubeVirt's path); v1.9.0 removed it. from v1.7.0, in "
          "the per-architecture checks (v1.6 has its own: launch_security_checks_secure_execution)"),
+    Fact("persistent_state_needs_gate", {(1, 5): 0, (1, 6): None},
+         "vmi-create-admitter.go validatePersistentState (gone in v1.6.0, where VMPersistentState is GA): a "
+         "persistent TPM or EFI needs the VMPersistentState gate (kv-expand at v1.5.3)"),
+    Fact("knows_wait_as_receiver", {(1, 6): 0},
+         "vms-admitter.go validateRunStrategy: runStrategy WaitAsReceiver (with the DecentralizedLiveMigration "
+         "gate) from v1.6.0; v1.5 answers 'Invalid RunStrategy (WaitAsReceiver)' (kv-expand at v1.5.3)"),
+    Fact("admits_empty_cdrom", {(1, 6): 0},
+         "vmi-create-admitter.go validateBootOrder: a CD-ROM without a volume is an empty drive with the "
+         "DeclarativeHotplugVolumes gate from v1.6.0; v1.5 refuses it as any disk without a volume "
+         "(\"...disks[0].Name 'cd' not found.\"; kv-expand at v1.5.3)"),
     Fact("persistent_reservation_configuration", {(1, 9): 0},
          "vmi-create-admitter.go validatePersistentReservation: persistentReservationConfiguration.enabled "
          "decides, message 'persistent reservation is not enabled in kubevirt config' (before: the "
@@ -181,9 +216,6 @@ FACTS: tuple[Fact, ...] = (
          "aarch64 Arch' for an EFI boot loader whose secureBoot is unset or true (removed in v1.8.3, with the "
          "arm64 default secureBoot: false)"),
     # --- virt-controller's VM controller on a running VM (pkg/virt-controller/watch/vm/vm.go, restart impact)
-    Fact("defaults_rollout_live_update", {(1, 6): 0},
-         "pkg/virt-config/virt-config.go DefaultVMRolloutStrategy: LiveUpdate from v1.6.0 (v1.5: Stage, so an unset "
-         "vmRolloutStrategy hot-plugs nothing)"),
     Fact("network_changes_live_update", {(1, 6): 0},
          "pkg/network/vmliveupdate/restart.go IsRestartRequired (new in v1.6.0): interfaces and networks the network "
          "synchronizer can hot-plug are not compared by syncRestartRequired; v1.5's addRestartRequiredIfNeeded "
@@ -210,6 +242,9 @@ FACTS: tuple[Fact, ...] = (
          "vm.go syncRestartRequired: a template firmware UUID equal to the running VMI's is not a change (the "
          "firmware synchronizer persisting the UUID no longer flags RestartRequired)"),
     # --- the cluster
+    Fact("live_update_rollout_by_default", {(1, 6): 0},
+         "pkg/virt-config/virt-config.go DefaultVMRolloutStrategy: LiveUpdate from v1.6.0; v1.5's is Stage, so its "
+         "VMI mutating webhook adds no maxSockets/maxGuest unless the cluster asks LiveUpdate (kv-expand at v1.5.3)"),
     Fact("beta_feature_gates_on_by_default", {(1, 9): 0},
          "pkg/virt-config/featuregate: a Beta gate is on unless disabledFeatureGates names it"),
     Fact("serves_instancetype_v1alpha", {(1, 5): 0, (1, 6): None},

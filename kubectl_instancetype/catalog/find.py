@@ -2,7 +2,8 @@
 
 Order (pkg/instancetype/find/spec.go, revision.go): the matcher's ``revisionName`` first (trusted
 blindly), then the status reference (only when its revision's ``object-name`` label names the matcher's
-object, bug #14595), then the live object of the resolved kind.
+object, bug #14595, from v1.5.2 and v1.6.0: ``release.revision_ref_names_the_matched_object``), then the live
+object of the resolved kind.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Protocol
 from ..api.golang import go_json, go_type_name
 from ..api.matchers import MatcherKind
 from ..api.names import CATALOG_KINDS, CONTROLLER_REVISION, INSTANCETYPE_API_VERSION, OBJECT_NAME_LABEL, not_found
+from ..api.releases import DEFAULT, Release
 from ..api.scheme import is_registered
 from ..api.versions import REMOVED, removed_hint
 from ..errors import KubeVirtError
@@ -46,7 +48,8 @@ class Found:
     name: str
 
 
-def find_spec(matcher: MatcherKind, vm: dict[str, Any], namespace: str, lookup: Lookup) -> Found | None:
+def find_spec(matcher: MatcherKind, vm: dict[str, Any], namespace: str, lookup: Lookup,
+              release: Release = DEFAULT) -> Found | None:
     """The spec ``vm``'s matcher selects, or None without a matcher; KubeVirt's error otherwise."""
     spec = vm.get("spec") or {}
     m = spec.get(matcher.field)
@@ -60,7 +63,9 @@ def find_spec(matcher: MatcherKind, vm: dict[str, Any], namespace: str, lookup: 
     if ref.get("name"):
         cr = _revision(lookup, namespace, ref["name"])
         labels = (cr.get("metadata") or {}).get("labels") or {}
-        if labels.get(OBJECT_NAME_LABEL) == name and OBJECT_NAME_LABEL in labels:
+        # v1.5.0 and v1.5.1 take the status reference whatever object its revision holds
+        if not release.revision_ref_names_the_matched_object or (
+                labels.get(OBJECT_NAME_LABEL) == name and OBJECT_NAME_LABEL in labels):
             return _from_revision(matcher, cr, name)
     kind, obj = find_object(matcher, m, namespace, lookup)
     return Found(obj.get("spec") or {}, kind, name)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import KubeVirtError, Notice
-from ..pipeline.vm_controller import stored_revisions, stores_revisions
+from ..pipeline.vm_controller import reference_policy, stored_revisions, stores_revisions
 from ..records import replace
 from ..render import Options, vm_label
 from ..render import render as render_documents
@@ -48,7 +48,7 @@ def revision(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     result = render_documents(vms, loaded.catalog, Options(namespace=inputs.namespace, config=loaded.config))
     problems = list(loaded.problems) + result.problems
     notices = list(loaded.notices)
-    policy = loaded.config.reference_policy
+    policy = reference_policy(loaded.config)
     if not stores_revisions(policy):
         notices.append(Notice(f"instancetype.referencePolicy is {policy}: virt-controller expands the VMs "
                               "instead of storing ControllerRevisions, so there are none to pin"))

@@ -40,7 +40,7 @@ def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
     """``pref`` without what ``release`` does not apply: the fields its API does not have (Go's decoding of a
     ControllerRevision drops them: ``preferredLaunchSecurity`` and ``devices.preferredVideoType`` before v1.9.0,
     ``preferredArchitecture`` before v1.7.0, ``preferredHyperv.tlbflush.direct`` / ``extended`` before v1.8.0,
-    where ``tlbflush`` is a plain FeatureState),
+    where ``tlbflush`` is a plain FeatureState, ``preferredTPM.enabled`` on v1.5.0),
     and before v1.9.0 ``preferredPanicDeviceModel`` only fills in the model of the VM's own panic devices and
     creates none."""
     unknown = [key for key, known in (("preferredLaunchSecurity", release.applies_preferred_launch_security),
@@ -53,6 +53,12 @@ def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
         devices = {k: v for k, v in devices.items() if k != "preferredVideoType"}
         pref = {**pref, "devices": devices}
     pref = _without_tlbflush_modes(pref, release)
+    devices = pref.get("devices")
+    tpm = devices.get("preferredTPM") if isinstance(devices, dict) else None
+    if not release.knows_tpm_enabled and isinstance(devices, dict) and isinstance(tpm, dict) and "enabled" in tpm:
+        # TPMDevice.Enabled is a v1.5.1 field: v1.5.0 decodes preferredTPM without it
+        devices = {**devices, "preferredTPM": {k: v for k, v in tpm.items() if k != "enabled"}}
+        pref = {**pref, "devices": devices}
     if release.creates_panic_device or not isinstance(devices, dict) or "preferredPanicDeviceModel" not in devices:
         return pref
     if ((spec.get("domain") or {}).get("devices") or {}).get("panicDevices"):

@@ -8,22 +8,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.releases import DEFAULT, Release
 from ..catalog.spread import CORES_THREADS, SOCKETS_CORES, SOCKETS_CORES_THREADS, preferred_topology, spread_options
 from ..quantity import from_json, parse_quantity
 
 Spec = dict[str, Any]
+NIL_GUEST = ("spec.template.spec.domain.memory.guest: a preference's memory requirement and no guest memory without "
+             "an instance type make KubeVirt's webhook fail (nil pointer dereference, bug #14551), so the cluster "
+             "refuses it")
 
 
-def check_requirements(it: Spec | None, pref: Spec | None, spec: Spec) -> str | None:
+def check_requirements(it: Spec | None, pref: Spec | None, spec: Spec, release: Release = DEFAULT) -> str | None:
     """The first unmet requirement (CPU, then memory, then architecture) of ``pref``."""
     requirements = (pref or {}).get("requirements")
     if requirements is None:
         return None
+    if release.preference_memory_check_panics and it is None and requirements.get("memory") is not None \
+            and _no_guest_memory(spec) and _cpu(it, pref or {}, requirements, spec) is None:
+        # v1.5.0's checkMemory compares spec.domain.memory.guest, which setGuestMemory left nil (memory.go)
+        return NIL_GUEST
     for check in (_cpu, _memory, _architecture):
         problem = check(it, pref or {}, requirements, spec)
         if problem:
             return problem
     return None
+
+
+def _no_guest_memory(spec: Spec) -> bool:
+    """Whether pkg/defaults setGuestMemory leaves spec.domain.memory.guest nil: no guest memory, no memory
+    request or limit, no hugepages."""
+    domain = spec.get("domain") or {}
+    memory, resources = domain.get("memory") or {}, domain.get("resources") or {}
+    if memory.get("guest") is not None or memory.get("hugepages") is not None:
+        return False
+    return all(from_json(((resources.get(kind) or {}).get("memory")) or 0).is_zero() for kind in ("requests", "limits"))
 
 
 def _cpu(it: Spec | None, pref: Spec, requirements: Spec, spec: Spec) -> str | None:

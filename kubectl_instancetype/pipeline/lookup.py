@@ -13,6 +13,7 @@ from typing import Any
 
 from ..api.matchers import MATCHERS
 from ..api.origin import NO_TRACE, Origins, Path, Trace
+from ..api.releases import DEFAULT, Release
 from ..catalog.find import Found, Lookup, NotFound, find_spec
 from ..catalog.hints import hint
 from ..config import ClusterConfig
@@ -82,13 +83,13 @@ class Context:
         return Trace(self.book, *where).using(self.matched.instancetype, self.matched.preference)
 
 
-def lookup(vm: Spec, namespace: str, catalog: Lookup) -> Matched:
-    """Find both matchers' specs, recording failures instead of raising them."""
+def lookup(vm: Spec, namespace: str, catalog: Lookup, release: Release = DEFAULT) -> Matched:
+    """Find both matchers' specs as ``release`` does, recording failures instead of raising them."""
     found: list[Found | None] = []
     failures: list[Failure] = []
     for matcher in MATCHERS:
         try:
-            found.append(find_spec(matcher, vm, namespace, catalog))
+            found.append(find_spec(matcher, vm, namespace, catalog, release))
         except KubeVirtError as exc:
             found.append(None)
             extra = hint(exc, catalog) if isinstance(exc, NotFound) else ""

@@ -66,7 +66,7 @@ def run(stages: tuple[Stage, ...], vm: Spec, namespace: str, catalog: Lookup, cf
     ``book``, the stages record the origin of every value they set; ``warnings`` gets what the webhooks
     answer with what they admit (also when a later stage refuses)."""
     out = vm_mutating_webhook.mutate_matchers(vm, namespace, catalog, cfg.release)
-    ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog), book)
+    ctx = Context(namespace, catalog, cfg, lookup(out, namespace, catalog, cfg.release), book)
     try:
         for stage in stages:
             out = stage(out, ctx)

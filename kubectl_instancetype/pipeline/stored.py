@@ -117,7 +117,7 @@ def first_reconcile(vm: Spec, ctx: Context) -> Spec:
         trace.set(("metadata", "finalizers", len(finalizers) - 1), CONTROLLER)
     if not expand.has_matchers(vm):
         return vm
-    if vm_controller.expands(vm, ctx.config.reference_policy):
+    if vm_controller.expands(vm, vm_controller.reference_policy(ctx.config)):
         return vm_controller.sync(vm, ctx)
     ctx.matched.require(vm_controller.STAGE)
     status = child(vm, "status")

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..admission import gates
 from ..api.golang import child
 from ..api.releases import DEFAULT, Release
 from ..catalog.find import Lookup
 from ..catalog.revision import revisions
+from ..config import ClusterConfig
 from ..errors import KubeVirtError
 from . import expand
 from .lookup import Context
@@ -61,6 +63,13 @@ def has_revision_ref(vm: Spec) -> bool:
     return False
 
 
+def reference_policy(cfg: ClusterConfig) -> str:
+    """``GetInstancetypeReferencePolicy`` (pkg/virt-config/virt-config.go): the configured policy only while the
+    InstancetypeReferencePolicy gate is on (GA from v1.6.0; Beta on v1.5, so there a cluster that does not name
+    the gate references and stores revisions whatever its ``instancetype.referencePolicy`` says), else reference."""
+    return cfg.reference_policy if gates.is_enabled(cfg, "InstancetypeReferencePolicy") else "reference"
+
+
 def expands(vm: Spec, policy: str) -> bool:
     """Whether virt-controller expands ``vm`` in place under ``policy`` (``handleExpand``)."""
     if policy == EXPAND_ALL:
@@ -73,7 +82,7 @@ def sync(vm: Spec, ctx: Context) -> Spec:
     if not expand.has_matchers(vm):
         return vm
     ctx.matched.require(STAGE)
-    if not expands(vm, ctx.config.reference_policy):
+    if not expands(vm, reference_policy(ctx.config)):
         return vm
     before = generation(vm)
     try:

@@ -74,7 +74,7 @@ def admit(vm: Spec, ctx: Context) -> Spec:
     network = cluster_defaults(ctx.config, spec)
     if network is not None:
         raise KubeVirtError(network, STAGE, field=INTERFACES)
-    problem = check_requirements(it, pref, spec)
+    problem = check_requirements(it, pref, spec, ctx.config.release)
     if problem:
         raise KubeVirtError(f"failure checking preference requirements: {problem}", STAGE, field=("spec", "preference"))
     verdict = admit_create(vm, spec, ctx.namespace, ctx.config)

@@ -25,6 +25,7 @@ Spec = dict[str, Any]
 STAGE = "vmi-mutate"
 
 VMI_FINALIZER = "kubevirt.io/foregroundDeleteVirtualMachine"
+LEGACY_VMI_FINALIZER = "foregroundDeleteVirtualMachine"  # before v1.7.0 (release.qualified_vmi_finalizer)
 WEBHOOK = named("VMI mutating webhook")
 STATUS = named("VMI mutating webhook (the status of a new VMI)")
 
@@ -48,7 +49,8 @@ def mutate(vmi: Spec, ctx: Context) -> Spec:
     pcitopology.annotate(vmi, spec, WEBHOOK, about, cfg.release)
     clusterannotations.annotate(meta, spec, cfg, WEBHOOK, about)
     finalizers = meta.get("finalizers") or []
-    meta["finalizers"] = [*finalizers, VMI_FINALIZER]
+    finalizer = VMI_FINALIZER if cfg.release.qualified_vmi_finalizer else LEGACY_VMI_FINALIZER
+    meta["finalizers"] = [*finalizers, finalizer]
     about.set(("finalizers", len(finalizers)), WEBHOOK)
     vmi["status"] = {**(vmi.get("status") or {}), **status}  # what virt-controller set stays
     trace.rooted(()).set(("status",), STATUS)

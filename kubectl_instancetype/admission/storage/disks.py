@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from ...api.releases import DEFAULT, Release
 from ...schema.names import dns1123_label
 from ..cause import Cause, FieldPath
 from .spec import Obj, is_set, mapping, text
@@ -191,7 +192,9 @@ def _uint(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _block_size(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
+def _block_size(field: FieldPath, disks: list[Obj], idx: int, sata_and_discard: bool = True) -> list[Cause]:
+    """``validateBlockSize``; before v1.7.0 (``release.checks_sata_block_size_and_discard``, vmi-create-admitter.go)
+    without the SATA logical size and the discard granularity checks."""
     disk = disks[idx]
     block = mapping(disk.get("blockSize"))
     if not is_set(block, "custom"):
@@ -205,6 +208,8 @@ def _block_size(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
     if logical > physical:
         return [here.child("custom", "logical").cause(
             f"Logical size {logical} must be the same or less than the physical size of {physical}")]
+    if not sata_and_discard:
+        return [*_custom_size(field, idx, "logical", logical), *_custom_size(field, idx, "physical", physical)]
     if bus(disk) == "sata" and logical != MIN_CUSTOM_BLOCK_SIZE:
         # QEMU's emulated IDE and SATA controllers only support a logical size of 512 bytes.
         return [here.child("custom", "logical").cause(
@@ -232,9 +237,14 @@ DISK_RULES: tuple[DiskRule, ...] = (
 )
 
 
-def validate_disks(field: FieldPath, disks: list[Obj]) -> list[Cause]:
-    """``ValidateDisks``: every check of every disk, disk by disk."""
-    return [cause for idx in range(len(disks)) for rule in DISK_RULES for cause in rule(field, disks, idx)]
+def _block_size_before_v1_7(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
+    return _block_size(field, disks, idx, sata_and_discard=False)
+
+
+def validate_disks(field: FieldPath, disks: list[Obj], release: Release = DEFAULT) -> list[Cause]:
+    """``ValidateDisks``: every check of every disk, disk by disk, as ``release`` has them."""
+    rules = DISK_RULES if release.checks_sata_block_size_and_discard else (*DISK_RULES[:-1], _block_size_before_v1_7)
+    return [cause for idx in range(len(disks)) for rule in rules for cause in rule(field, disks, idx)]
 
 
 def validate_path(field: FieldPath, path: str) -> list[Cause]:

@@ -34,6 +34,24 @@ def persistent_reservation(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> l
     return []
 
 
+def persistent_state(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
+    """``validatePersistentState`` (v1.5 only: ``release.persistent_state_needs_gate``; VMPersistentState is GA
+    from v1.6.0): a persistent TPM or EFI needs the VMPersistentState gate, one cause for each."""
+    if not cfg.release.persistent_state_needs_gate or gates.is_enabled(cfg, "VMPersistentState"):
+        return []
+    tpm = devices(spec).get("tpm")
+    tpm_persistent = tpm is not None and mapping(tpm).get("enabled") is not False and mapping(tpm).get(
+        "persistent") is True
+    efi = mapping(mapping(mapping(spec.get("domain")).get("firmware")).get("bootloader")).get("efi")
+    message = "VMPersistentState feature gate is not enabled in kubevirt-config"
+    causes = []
+    if tpm_persistent:
+        causes.append(field.child("domain", "devices", "tpm", "persistent").cause(message))
+    if efi is not None and mapping(efi).get("persistent") is True:
+        causes.append(field.child("domain", "firmware", "bootloader", "efi", "persistent").cause(message))
+    return causes
+
+
 def downward_metrics(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
     """``validateDownwardMetrics``: the downward metrics virtio serial device needs its gate."""
     if is_set(devices(spec), "downwardMetrics") and not gates.is_enabled(cfg, "DownwardMetrics"):
