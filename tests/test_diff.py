@@ -209,3 +209,25 @@ def test_the_comment_says_what_a_change_will_show_as_drift(repo: Path) -> None:
     assert vms[("team-a", "db")]["after"]["drift"] == []
     comment = run(*ARGS, "--format", "markdown").stdout
     assert "- drift after apply: the cluster will write 9 more fields than the file sets (" in comment
+
+
+def test_base_naming_files_needs_no_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(TESTDATA / "gitops" / "repo", tmp_path / "old")
+    shutil.copytree(TESTDATA / "gitops" / "repo", tmp_path / "new")
+    monkeypatch.chdir(tmp_path)
+    unchanged = run("new/vms", "--catalog", "new/catalog", "--no-builtin-catalog", "--base", "old/vms", "-o", "json")
+    assert unchanged.exit_code == 0, unchanged.output
+    edit(tmp_path / "new" / "vms" / "team-a" / "db.yaml", "bus: sata   # the image has no virtio drivers",
+         "readonly: true")
+    changed = run("new/vms", "--catalog", "new/catalog", "--no-builtin-catalog", "--base", "old/vms", "-o", "json")
+    assert changed.exit_code == 1, changed.output  # an expansion changed
+    report = json.loads(changed.stdout)
+    assert report["base"] == "old/vms"
+    assert [vm["name"] for vm in report["vms"] if vm["status"] != "unchanged"] == ["db"]
+
+
+def test_base_that_is_both_a_revision_and_a_path_is_ambiguous(repo: Path) -> None:
+    (repo / "main").mkdir()
+    result = run(*ARGS)
+    assert result.exit_code == 2
+    assert "--base main: both a git revision and a path: write ./main for the path" in result.output

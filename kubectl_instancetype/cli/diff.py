@@ -263,9 +263,10 @@ FORMATS = ("json", "markdown", "text")
 @click.command(epilog=exit_codes_help("a VM's expansion changes"),
                context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("paths", nargs=-1, metavar="[PATH]...")
-@click.option("--base", metavar="REV", help="The git revision to compare with (default: the merge base of HEAD "
-                                            "with the upstream default branch); with --restart-impact also a file "
-                                            "or directory holding the base manifests.")
+@click.option("--base", metavar="REV|PATH", help="The git revision to compare with (default: the merge base of "
+                                                 "HEAD with the upstream default branch), or a file or directory "
+                                                 "holding the base manifests (no git needed; a name that is both is "
+                                                 "ambiguous, as git says: write ./PATH or the revision's full name).")
 @namespace_option()
 @exclude_option
 @catalog_options
@@ -317,8 +318,8 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
                                    "give one of them")
         _upgrade(paths, namespace, exclude, catalogs, fmt, cap, base_version, junit_xml)
         return
-    if base is not None and restart.enabled and os.path.exists(base):
-        _restart_from_files(paths, base, namespace, exclude, catalogs, fmt, cap, junit_xml, restart)
+    if base is not None and _names_files(base):
+        _diff_files(paths, base, namespace, exclude, catalogs, fmt, cap, junit_xml, restart)
         return
     rev = base_revision(base)
     same = _same_as_head(rev) if base is None else None
@@ -337,12 +338,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
     found = _restart_impact(before, after, changes, namespace, restart)
-    if found is not None:
-        sys.stdout.write(restart_views(found, changes, label, fmt, cap))
-    elif fmt == "markdown":
-        sys.stdout.write(views.markdown(changes, label, cap))
-    else:
-        sys.stdout.write((views.as_json if fmt == "json" else views.text)(changes, label))
+    sys.stdout.write(_view(found, changes, label, fmt, cap))
     at_base = tuple(_at_base(p, label) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     notices = after.notices + ((same,) if same else ())
@@ -368,15 +364,35 @@ def _restart_impact(before: Side, after: Side, changes: list[VMChange], namespac
     return impacts(before.revision, after.revision, namespace, restart.facts, touched)
 
 
-def _restart_from_files(paths: tuple[str, ...], base: str, namespace: str, exclude: tuple[str, ...],
-                        catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None,
-                        restart: RestartOptions) -> None:
-    """--restart-impact with --base naming files: BASE read from them, HEAD from PATHs (no git)."""
+def _view(found: list[Any] | None, changes: list[VMChange], label: str, fmt: str, cap: int) -> str:
+    """The diff in ``fmt``, with the restart impact first when it was asked (``found`` not None)."""
+    if found is not None:
+        return restart_views(found, changes, label, fmt, cap)
+    if fmt == "markdown":
+        return views.markdown(changes, label, cap)
+    return (views.as_json if fmt == "json" else views.text)(changes, label)
+
+
+def _names_files(base: str) -> bool:
+    """Whether --base names files (an existing path) rather than a git revision; a name that is both is a usage
+    error, as git calls it ambiguous."""
+    if not os.path.exists(base):
+        return False
+    if not base.startswith(("./", "../", "/")) and \
+            _git("rev-parse", "--verify", "--quiet", "--end-of-options", f"{base}^{{commit}}").returncode == 0:
+        raise click.UsageError(f"--base {base}: both a git revision and a path: write ./{base} for the path, or "
+                               "the revision's full name (refs/heads/...)")
+    return True
+
+
+def _diff_files(paths: tuple[str, ...], base: str, namespace: str, exclude: tuple[str, ...],
+                catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None, restart: RestartOptions) -> None:
+    """--base naming files: BASE read from them, HEAD from PATHs (no git)."""
     before = _side((base,), namespace, exclude, catalogs, drift=True)
     after = _side(paths, namespace, exclude, catalogs, drift=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, base)]
     found = _restart_impact(before, after, changes, namespace, restart)
-    sys.stdout.write(restart_views(found or [], changes, base, fmt, cap))
+    sys.stdout.write(_view(found, changes, base, fmt, cap))
     at_base = tuple(_at_base(p, base) for p in before.problems)
     unreadable = tuple(p for p in at_base if p.exit_code == EXIT_INPUT)
     result = RunResult(unreadable + after.problems + restart_findings(found, restart, after), after.notices,
