@@ -15,6 +15,7 @@ from .settings import config_option
 
 FORMATS = ("text", "json", "sarif", "junit", "github")
 META = "kubectl_instancetype.report"
+FILES_READ = "kubectl_instancetype.files_read"  # --summary: how many files the command read, when it counts them
 
 
 def _keep(key: str) -> Any:

@@ -14,8 +14,9 @@ from ..gitops.plan import FileChange
 from ..inputs.exclude import excluded
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
+from .common import FILES_READ
 from .inputs import Source, expand_paths, read_text
-from .options import FILES_READ, WriteOptions, exclude_option, write_options
+from .options import WriteOptions, exclude_option, write_options
 from .report import finish, refuse_reports_over, report_files
 from .write import settle, targets
 

@@ -15,7 +15,7 @@ from ..inputs import Inputs, Request, gather
 from ..records import dataclass, replace
 from ..validation import MODE_ALIASES
 from ..yamlio import DEFAULT_LIMITS, Limits
-from .common import report_settings
+from .common import FILES_READ, report_settings
 from .inputs import FILES, FileReader
 
 FILENAME_HELP = ("A file, a directory, or - for standard input (YAML or JSON; repeatable). Documents that are "
@@ -286,8 +286,6 @@ def load(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Input
                                    | {d.source for d in loaded.documents} | files_in_error(loaded.problems))
     return _nothing_read(inputs, loaded)
 
-
-FILES_READ = "kubectl_instancetype.files_read"
 
 
 

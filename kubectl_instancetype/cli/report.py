@@ -120,7 +120,7 @@ def summary(result: RunResult) -> str:
     """``N VMs in M files: K rendered, J refused, W warnings[, E files in error]`` (M: the files read, VMs or
     not, parsed or not; E: those that could not be read or parsed, whose VMs nobody knows)."""
     from ..errors import files_in_error
-    from .options import FILES_READ
+    from .common import FILES_READ
 
     ctx = click.get_current_context(silent=True)
     read = ctx.meta.get(FILES_READ) if ctx is not None else None
