@@ -8,6 +8,7 @@ Goldens are under ``testdata/templates``; ``--update-goldens`` rewrites them.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -347,3 +348,11 @@ def test_render_explain_of_a_template(tmp_path: Path) -> None:
     out, err, status = invoke_cli(["render", "-f", "windows.yaml", "--explain", "--seed", "3"], tmp_path)
     assert (err, status) == ("", 0)
     assert "kind: VirtualMachine\n" in out and "# preference windows.11" in out and "${" not in out
+
+
+def test_suggest_json_names_a_templates_vm_by_its_placeholders(tmp_path: Path) -> None:
+    shutil.copy(DATA / "suggest" / "rhel9-server-small.yaml", tmp_path / "t.yaml")
+    out, err, status = invoke_cli(["suggest", "-f", "t.yaml", "-o", "json"], tmp_path)
+    assert status == 1, err  # approximate, as documented
+    assert [item["virtualMachine"] for item in json.loads(out)["items"]] == ["default/${NAME}"]
+    assert "kvtpl" not in out

@@ -96,7 +96,7 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     elif output == "files":
         status = _print(texts)
     else:
-        status = _print_json(found, inputs.namespace, accept_approximate)
+        status = _print_json(found, inputs.namespace, accept_approximate, inputs.templates == "raw")
     said = [n for outcome in found for n in notices(outcome, accept_approximate)]
     if inputs.templates == "raw":  # a template's VM was looked at with stand-ins for its placeholders
         from ..records import replace as with_field
@@ -133,12 +133,18 @@ def _write(texts: dict[str, tuple[str, str]], inputs: InputOptions, writing: Wri
     return settle(changes, writing, problems, outdated)
 
 
-def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool) -> int:
-    """The report of ``-o json`` (its reporter imported only then)."""
+def _print_json(found: list[Outcome], namespace: str, accept_approximate: bool, templates: bool) -> int:
+    """The report of ``-o json`` (its reporter imported only then); with ``templates``, a template's VM is named
+    by its placeholders, not by their stand-ins."""
     from ..suggest.jsonreport import report
     from ..yamlio import dump_json
 
-    sys.stdout.write(dump_json(report(found, namespace, accept_approximate)))
+    data = report(found, namespace, accept_approximate)
+    if templates:
+        from ..vmtemplate.standin import restored
+
+        data = restored(data)
+    sys.stdout.write(dump_json(data))
     return EXIT_OK
 
 
