@@ -32,6 +32,7 @@ from ..quantity import QuantityError, from_json
 from ..schema.godecode import GO_INTEGERS
 from ..schema.gotime import parse_rfc3339
 from ..schema.tables import MAIN, Definitions, Node, kubevirt_definitions
+from .substitution import json_kind
 
 VMI_SPEC = "v1.VirtualMachineInstanceSpec"
 QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity"
@@ -47,19 +48,6 @@ class ConversionError(ValueError):
     def __init__(self, message: str, path: tuple[str | int, ...] | None = None) -> None:
         super().__init__(message)
         self.path = path
-
-
-def _kind(value: Any) -> str:
-    """reflect's Kind name of a decoded JSON value."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, (int, float)):
-        return "float64"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "slice"
-    return "map"
 
 
 def _int_kind(node: Node) -> str:
@@ -111,7 +99,7 @@ class _Converter:
             return self.map(value, node.additional, path, at)
         if node.type == "array":
             if not isinstance(value, list):
-                raise ConversionError(f"cannot restore slice from {_kind(value)}")
+                raise ConversionError(f"cannot restore slice from {json_kind(value)}")
             item = node.items
             return [self.value(v, item, f"{path}[{i}]", (*at, i)) if item is not None else v
                     for i, v in enumerate(value)]
@@ -119,7 +107,7 @@ class _Converter:
 
     def struct(self, value: Any, node: Node, path: str, at: tuple[str | int, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise ConversionError(f"cannot restore struct from: {_kind(value)}")
+            raise ConversionError(f"cannot restore struct from: {json_kind(value)}")
         out: dict[str, Any] = {}
         props = node.properties
         for key, item in value.items():
@@ -135,7 +123,7 @@ class _Converter:
 
     def map(self, value: Any, item: Node, path: str, at: tuple[str | int, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise ConversionError(f"cannot restore map from {_kind(value)}")
+            raise ConversionError(f"cannot restore map from {json_kind(value)}")
         resolved, _ = self.resolve(item)
         out = {}
         for key, v in value.items():
@@ -334,7 +322,7 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
         spec = converter.struct(vm["spec"], definitions.nodes[definitions.root], "spec", ("spec",))
     status = vm.get("status")
     if status is not None and not isinstance(status, dict):
-        raise ConversionError(f"cannot restore struct from: {_kind(status)}")
+        raise ConversionError(f"cannot restore struct from: {json_kind(status)}")
     known = {"kind", "apiVersion", "metadata", "spec", "status"}
     converter.unknown.extend(f'unknown field "{key}"' for key in vm if key not in known)
     if converter.unknown:

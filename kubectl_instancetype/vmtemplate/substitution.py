@@ -73,17 +73,21 @@ def _go_float(text: str) -> float:
     return number
 
 
-def go_type(value: Any) -> str:
-    """The Go type a JSON value decodes to in an ``any`` (``%T``)."""
+def json_kind(value: Any) -> str:
+    """reflect's Kind of a JSON value decoded into an ``any`` by encoding/json (every number a float64)."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):
         return "float64"
     if isinstance(value, str):
         return "string"
-    if isinstance(value, list):
-        return "[]interface {}"
-    return "map[string]interface {}"
+    return "slice" if isinstance(value, list) else "map"
+
+
+def go_type(value: Any) -> str:
+    """The Go type a JSON value decodes to in an ``any`` (``%T``)."""
+    kind = json_kind(value)
+    return {"slice": "[]interface {}", "map": "map[string]interface {}"}.get(kind, kind)
 
 
 Transform = Callable[[str], tuple[str, bool]]
