@@ -1,8 +1,9 @@
 """``drift --against``: Argo CD's and Flux's ignore rules applied as the tools apply them (issue 30: W2, W6, M3,
 T1, H2, H3).
 
-The reproducers are ``testdata/repros-t5/<id>-<name>/`` (copied from ``../shared/reliability/repros-t5/``, whose README
-indexes them). The tools' documented examples are ``testdata/drift-rules/`` (its README names the sources).
+The reproducers are ``testdata/repros-t5/<id>-<name>/`` (copied from the team's ``shared/reliability/repros-t5/``,
+whose README indexes them). The tools' documented examples are ``testdata/drift-rules/`` (its README names the
+sources).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The defects the turn-4 attack round found (issue 25), one regression test each.
 
-The reproducers are ``testdata/reliability/turn4/`` (copied from ``../shared/reliability/repros/``, whose
+The reproducers are ``testdata/reliability/turn4/`` (copied from the team's ``shared/reliability/repros/``, whose
 README indexes them); the shell scripts are run here as Python. Every failure is one line,
 ``path:line:col: error: message``, with its documented exit status — never exit 4 or a traceback.
 """

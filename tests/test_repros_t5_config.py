@@ -1,7 +1,7 @@
 """The turn-5 reproducers of the config file, diff's paths, --summary, --jobs workers, standard output's encoding
 and --repo-catalog (issue 30: W3, W4, W5, W8, M1, M2, M7, T2, T3, T4, T6, H1), one regression test each.
 
-The reproducers are ``testdata/repros-t5/<id>/`` (copied from ``../shared/reliability/repros-t5/``, whose README
+The reproducers are ``testdata/repros-t5/<id>/`` (copied from the team's ``shared/reliability/repros-t5/``, whose README
 indexes them, hidden config files included); each case runs in a copy of its folder, as its ``cmd`` does. What
 the entry point does (stream encodings, signals, a closed pipe) is run through the installed executable.
 """

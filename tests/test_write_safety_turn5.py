@@ -1,7 +1,7 @@
 """The turn-5 attack round's defects in what the tool writes (issue 30: D1-D4, W1, W7, T5, M4-M6), one
 regression test each.
 
-The reproducers are ``testdata/repros-t5/<id>/`` (copied from ``../shared/reliability/repros-t5/``, whose
+The reproducers are ``testdata/repros-t5/<id>/`` (copied from the team's ``shared/reliability/repros-t5/``, whose
 README indexes them; each folder's ``cmd`` is the shell form of its test). Every failure is one line with
 its documented exit status: never exit 4, never a damaged file, never a file written where it was not asked.
 """
