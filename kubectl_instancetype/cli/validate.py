@@ -84,11 +84,11 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
 
 def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolError]:
     """Each template's table of parameter sets on standard output; a finding for each refused set."""
+    from ..api.templatekinds import is_template
     from ..errors import InputError, KubeVirtError
     from ..inputs.gather import _validating
     from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
     from ..schema.server import Options as ValidateOptions
-    from ..vmtemplate.document import is_template
     from ..vmtemplate.stage import _loaded, schema_problems
     from ..yamlio import load_stream
     from .inputs import Source, read_text

@@ -146,7 +146,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
 def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, request: Request,
                found: _Found) -> list[Document]:
     """The documents with every template replaced by the VM it processes into (see ..vmtemplate.stage)."""
-    from ..vmtemplate.document import is_template
+    from ..api.templatekinds import is_template
 
     if not any(is_template(doc.data) for doc in docs):
         return docs

@@ -81,15 +81,13 @@ def _same(a: Any, b: Any) -> bool:
 def committed_defaults(vm: Mapping[str, Any], cfg: ClusterConfig) -> list[tuple[Path, str]]:
     """The start-time values ``vm`` commits equal to what KubeVirt computes: (path in the VM, warning)."""
     spec = _at(vm, TEMPLATE)
-    if not isinstance(spec, Mapping):
+    committed = {path: _at(spec, path) for path in FIELDS} if isinstance(spec, Mapping) else {}
+    committed = {path: value for path, value in committed.items() if value is not None}
+    if not committed:  # most VMs: nothing to compute (the hot path of every render)
         return []
     computed = _computed(spec, cfg)
-    out = []
-    for path in FIELDS:
-        value = _at(spec, path)
-        if value is not None and path in computed and _same(value, computed[path]):
-            out.append(((*TEMPLATE, *path), message(path, value, True)))
-    return out
+    return [((*TEMPLATE, *path), message(path, value, True)) for path, value in committed.items()
+            if path in computed and _same(value, computed[path])]
 
 
 def added(head: Mapping[str, Any], base: Mapping[str, Any] | None) -> tuple[str, ...]:

@@ -16,11 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api.golang import go_json
+from ..api.templatekinds import is_openshift
 from ..records import dataclass
 from .parameters import Parameter
 
-VMT_GROUP = "template.kubevirt.io"
-OPENSHIFT_GROUP = "template.openshift.io"
 _WRAP = "error unmarshaling JSON: while decoding JSON: "
 
 
@@ -46,20 +45,6 @@ class Template:
     openshift: bool = False
     name: str = ""
     annotations: Mapping[str, str] | None = None
-
-
-def is_template(data: Any) -> bool:
-    """Whether a document is a VirtualMachineTemplate or an OpenShift Template."""
-    if not isinstance(data, dict):
-        return False
-    group = str(data.get("apiVersion", "")).split("/")[0]
-    return (group == VMT_GROUP and data.get("kind") == "VirtualMachineTemplate") or (
-        group == OPENSHIFT_GROUP and data.get("kind") == "Template")
-
-
-def is_openshift(data: Any) -> bool:
-    return isinstance(data, dict) and data.get("kind") == "Template" and \
-        str(data.get("apiVersion", "")).split("/")[0] == OPENSHIFT_GROUP
 
 
 def _float32_text(value: float) -> str:

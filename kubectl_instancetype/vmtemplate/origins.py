@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.templatekinds import is_template
 from ..errors import Notice
 from ..yamlio.load import Document, load_stream
-from .document import is_template, read_template
+from .document import read_template
 from .parameters import references_in
 from .source import LoadedTemplate, parameter_location
 

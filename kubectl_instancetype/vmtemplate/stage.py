@@ -21,10 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.releases import Release
+from ..api.templatekinds import is_template
 from ..errors import InputError, Notice, ToolError
 from ..records import dataclass
 from ..yamlio.load import Document
-from .document import is_template, read_template
+from .document import read_template
 from .generator import Entropy
 from .parameters import aggregate, check_references, references_in
 from .processor import ProcessError, process
