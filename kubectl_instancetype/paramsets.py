@@ -25,7 +25,7 @@ from .validation import check_document
 from .vmtemplate.generator import Entropy
 from .vmtemplate.processor import ProcessError, process
 from .vmtemplate.source import LoadedTemplate
-from .vmtemplate.stage import _prune_nulls
+from .vmtemplate.stage import prune_nulls
 from .yamlio import Document
 
 ANNOTATION = "kubectl-instancetype.io/parameter-values"
@@ -97,7 +97,7 @@ def _verdict(loaded: LoadedTemplate, values: dict[str, str], catalog: Catalog, c
         processed = process(loaded.template, values, Entropy(SEED), config.release.name)
     except ProcessError as exc:
         return Verdict(values, exc.message, "process")
-    doc: Document = loaded.document.nested(_prune_nulls(processed.vm), *loaded.template.origin)
+    doc: Document = loaded.document.nested(prune_nulls(processed.vm), *loaded.template.origin)
     problems: list[ToolError] = []
     checked = check_document(doc, validate, problems, [])
     if checked is None:

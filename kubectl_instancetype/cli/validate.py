@@ -86,10 +86,10 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
     """Each template's table of parameter sets on standard output; a finding for each refused set."""
     from ..api.templatekinds import is_template
     from ..errors import InputError, KubeVirtError
-    from ..inputs.gather import _validating
+    from ..inputs.gather import validating
     from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
     from ..schema.server import Options as ValidateOptions
-    from ..vmtemplate.stage import _loaded, schema_problems
+    from ..vmtemplate.stage import loaded_template, schema_problems
     from ..yamlio import load_stream
     from .inputs import Source, read_text
 
@@ -101,7 +101,7 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
             given = sets_from_file(docs[0].data if docs else None, source)
     except ToolError as exc:
         return [exc]
-    checking = _validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
+    checking = validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
     for doc in loaded.documents:
         if not is_template(doc.data):
             continue
@@ -110,7 +110,7 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
             problems.extend(refused)
             continue
         try:
-            template = _loaded(doc)
+            template = loaded_template(doc)
             sets = given if given is not None else sets_from_annotation(template)
         except ToolError as exc:
             problems.append(exc)

@@ -116,7 +116,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     read = _read(sources, request.limits, reader, found, request.jobs, _expected(request, found.validate))
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
-    found.validate = _validating(found.validate, config, request.accept_removed)
+    found.validate = validating(found.validate, config, request.accept_removed)
     if request.templates != "keep" and request.judge != JUDGE_NONE:
         given, read = _templates(list(given), reader, config, request, found), _templates(read, reader, config,
                                                                                           request, found)
@@ -201,7 +201,7 @@ def _template_values(request: Request, reader: Reader, found: _Found) -> dict[st
     return out
 
 
-def _validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:
+def validating(validate: ValidateOptions, config: ClusterConfig, accept_removed: bool) -> ValidateOptions:
     """``validate`` for the release of ``config``: its schemas check every object."""
     # v1.5 still serves instancetype.kubevirt.io v1alpha1/v1alpha2 (as --accept-removed-versions takes them)
     accept = accept_removed or config.release.serves_instancetype_v1alpha
@@ -218,7 +218,7 @@ def _expected(request: Request, validate: ValidateOptions) -> tuple[str, Validat
         config = config_from(None, (), request.arch, request.kubevirt_version)
     except ToolError:
         return None
-    return request.judge, _validating(validate, config, request.accept_removed)
+    return request.judge, validating(validate, config, request.accept_removed)
 
 
 def _read(sources: list[Source], limits: Limits, reader: Reader, found: _Found, jobs: int = 1,

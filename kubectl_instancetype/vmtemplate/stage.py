@@ -73,12 +73,12 @@ def served(data: dict[str, Any], release: Release, gated: bool) -> str:
     return ""
 
 
-def _prune_nulls(value: Any) -> Any:
+def prune_nulls(value: Any) -> Any:
     """The VM as the API server holds it: null members dropped (virtctl prints ``"template": null``)."""
     if isinstance(value, dict):
-        return {k: _prune_nulls(v) for k, v in value.items() if v is not None}
+        return {k: prune_nulls(v) for k, v in value.items() if v is not None}
     if isinstance(value, list):
-        return [_prune_nulls(v) for v in value]
+        return [prune_nulls(v) for v in value]
     return value
 
 
@@ -124,7 +124,7 @@ def schema_problems(doc: Document) -> list[ToolError]:
 
 def _raw(doc: Document) -> Document | None:
     """The template's VM as written, as a document of its own (None when it holds none)."""
-    template = _loaded(doc).template
+    template = loaded_template(doc).template
     vm = template.vm
     if not isinstance(vm, dict) or vm.get("kind") != "VirtualMachine":
         return None
@@ -135,7 +135,8 @@ def _raw(doc: Document) -> Document | None:
     return replace(doc.nested(with_standins(vm), *template.origin), original=vm)
 
 
-def _loaded(doc: Document) -> LoadedTemplate:
+def loaded_template(doc: Document) -> LoadedTemplate:
+    """The template ``doc`` holds, decoded as virtctl decodes it; its errors located in the file."""
     from .document import ConvertError, DecodeError
 
     try:
@@ -149,7 +150,7 @@ def _loaded(doc: Document) -> LoadedTemplate:
 def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: int | str | None,
                notices: list[Notice]) -> Document | None:
     """The VM document of a template (None: left as it is, with the notices saying why)."""
-    loaded = _loaded(doc)
+    loaded = loaded_template(doc)
     template = loaded.template
     found = params_of(doc.source, template.name)
     if found is None:
@@ -168,7 +169,7 @@ def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: i
         raise located(exc, loaded) from None
     if found is not None:
         notices.extend(_warning(loaded, w) for w in result.warnings)
-    return doc.nested(_prune_nulls(result.vm), *template.origin)
+    return doc.nested(prune_nulls(result.vm), *template.origin)
 
 
 def _warning(loaded: LoadedTemplate, text: str) -> Notice:
