@@ -17,12 +17,16 @@ from typing import Any
 from ..api.golang import clone_json
 from ..api.origin import Path
 from ..api.releases import Release
-from ..quantity import from_json
+from ..schema import semantic
 from . import restart_network
 
 Spec = dict[str, Any]
 MESSAGE = "a non-live-updatable field was changed in the template spec"
 HOTPLUG_VOLUME_SOURCES = ("persistentVolumeClaim", "dataVolume")
+VOLUMES: semantic.Path = ("volumes",)
+VOLUME: semantic.Path = (*VOLUMES, 0)
+DISKS: semantic.Path = ("domain", "devices", "disks")
+DISK: semantic.Path = (*DISKS, 0)
 
 
 def is_hotplug_volume(volume: Spec) -> bool:
@@ -50,7 +54,7 @@ def valid_live_volumes(old: Spec, new: Spec, migration_strategy: bool) -> bool:
         if before is None:
             return False
         migrated = migration_strategy and any(isinstance(vol.get(k), dict) for k in HOTPLUG_VOLUME_SOURCES)
-        if not migrated and not go_equal(before, vol):
+        if not migrated and not go_equal(before, vol, VOLUME):
             return False
     return all(is_hotplug_volume(v) for v in old_vols.values())
 
@@ -63,7 +67,7 @@ def valid_live_disks(old: Spec, new: Spec) -> bool:
         before = old_disks.pop(name, None)
         if name in new_vols and is_hotplug_volume(new_vols[name]):
             continue
-        if before is None or not go_equal(before, disk):
+        if before is None or not go_equal(before, disk, DISK):
             return False
     for name, disk in old_disks.items():
         if name in old_vols and not is_hotplug_volume(old_vols[name]):
@@ -129,39 +133,15 @@ def network_live(current: Spec, vmi: Spec, release: Release, cfg: Any, migratabl
     return not restart_network.restart_required(current, vmi, release, cfg, migratable)
 
 
-QUANTITY_KEYS = frozenset({"guest", "maxGuest", "capacity", "overcommitGuestOverhead"})
-RESOURCE_LISTS = frozenset({"requests", "limits"})
-
-
-def _quantity(value: Any) -> Any:
-    """A Quantity as Go compares it (``Quantity.Cmp``): by value, whatever its spelling (1024Mi is 1Gi)."""
-    try:
-        return ("quantity", from_json(value).value())
-    except (TypeError, ValueError, AttributeError, ArithmeticError):
-        return value
-
-
-def _normal(value: Any, key: str = "", parent: str = "") -> Any:
-    """Go's semantic equality of API objects (``equality.Semantic.DeepEqual``): a nil and an empty map or slice
-    are equal, so are absent and null, and quantities compare by value."""
-    if isinstance(value, dict):
-        out = {k: _normal(v, str(k), key) for k, v in value.items()}
-        return {k: v for k, v in out.items() if v is not None and v != {} and v != []}
-    if isinstance(value, list):
-        return [_normal(v, "", key) for v in value]
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and (
-            key in QUANTITY_KEYS or parent in RESOURCE_LISTS):
-        return _quantity(value)
-    return value
-
-
-def go_equal(a: Any, b: Any) -> bool:
-    return bool(_normal(a) == _normal(b))
+def go_equal(a: Any, b: Any, path: semantic.Path = ()) -> bool:
+    """``equality.Semantic.DeepEqual`` of two values found at ``path`` of a VMI spec."""
+    return semantic.equal(a, b, path)
 
 
 def differences(a: Any, b: Any) -> list[Path]:
-    """The paths where ``a`` and ``b`` differ semantically (a list differing in length is one path)."""
-    return _differences(_normal(a), _normal(b), ())
+    """The paths where the VMI specs ``a`` and ``b`` differ as ``equality.Semantic`` compares them (a list
+    differing in length is one path)."""
+    return _differences(semantic.normal(a), semantic.normal(b), ())
 
 
 def _differences(a: Any, b: Any, path: Path) -> list[Path]:
@@ -183,7 +163,7 @@ def hotplugged_volumes(template: Spec, vmi: Spec) -> bool:
     kept = [v for v in vmi.get("volumes") or [] if not (
         is_hotplug_volume(v) and (str(v.get("name")) not in wanted or
                                   (is_hotplug_volume(wanted[str(v.get("name"))]) and
-                                   not go_equal(wanted[str(v.get("name"))], v))))]
+                                   not go_equal(wanted[str(v.get("name"))], v, VOLUME))))]
     present = {str(v.get("name")) for v in vmi.get("volumes") or []}
     new = [clone_json(v) for name, v in wanted.items() if is_hotplug_volume(v) and name not in present]
     volumes = kept + new
@@ -195,7 +175,7 @@ def hotplugged_volumes(template: Spec, vmi: Spec) -> bool:
     disks += [clone_json(d) for name, d in vm_disks.items()
               if name in {str(v.get("name")) for v in new} and name not in have]
     before = ((vmi.get("domain") or {}).get("devices") or {}).get("disks") or []
-    if go_equal(volumes, vmi.get("volumes") or []) and go_equal(disks, before):
+    if go_equal(volumes, vmi.get("volumes"), VOLUMES) and go_equal(disks, before, DISKS):
         return False
     vmi["volumes"] = volumes
     _devices(vmi)["disks"] = disks

@@ -60,7 +60,7 @@ def placement(current: Spec, vmi: Spec) -> bool:
     """``handleAffinityChangeRequest`` and ``handleTolerationsChangeRequest``: patch what differs."""
     patched = False
     for key in ("nodeSelector", "affinity", "tolerations"):
-        if not restart_check.go_equal(current.get(key), vmi.get(key)):
+        if not restart_check.go_equal(current.get(key), vmi.get(key), (key,)):
             if current.get(key) is None:
                 vmi.pop(key, None)
             else:
