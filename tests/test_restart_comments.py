@@ -26,8 +26,10 @@ def test_comment(name: str, update_goldens: bool) -> None:
 def test_fail_on_restart(tmp_path: Path) -> None:
     _, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "series")
     assert code == 1
-    assert stderr == ("head.yaml:64:1: error: VirtualMachine default/app-35: restart required: a non-live-updatable "
-                      "field was changed in the template spec\n")
+    # at the field that decided it (N5): the instancetype's name, whose object supplies the changed fields
+    assert stderr == ("head.yaml:91:5: error: VirtualMachine default/app-35: restart required: a non-live-updatable "
+                      "field was changed in the template spec; because spec.template.spec.domain.memory.hugepages: "
+                      "— → {\"pageSize\": \"2Mi\"} (instancetype m1.2xlarge (spec.memory.hugepages))\n")
     _, stderr, code = invoke_cli([*ARGS[:-2], "-o", "json", "--fail-on", "restart"], ROOT / "resize")
     assert (code, stderr) == (0, "")
 
@@ -52,8 +54,8 @@ def test_git_revisions_and_text(tmp_path: Path) -> None:
                                        "--base", "HEAD", "vm.yaml", "--fail-on", "restart"], tmp_path)
     assert (code, stderr) == (0, "")
     assert stdout.startswith(
-        "default/jump-38 (vm.yaml): live: 2 → 4 CPU sockets, 8Gi → 16Gi; completes at the next migration (no "
-        "workloadUpdateMethods)\nrestart impact: 0 restart required, 1 live-updated, 0 without effect on the "
+        "default/jump-38 (vm.yaml:68:1): live update: CPU sockets 2 → 4, guest memory 8Gi → 16Gi; completes at the "
+        "next migration (no workloadUpdateMethods)\nrestart impact: 0 restart required, 1 live-updated, 0 without effect on the "
         "running VM\n")
 
 

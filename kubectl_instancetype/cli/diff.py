@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import click
@@ -234,8 +234,24 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
 
     states = vm_states(result.items, result.problems, namespace, written)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
-                        {key: not state.error for key, state in states.items()})
+                        {key: not state.error for key, state in states.items()},
+                        refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace))
     return Side(states, problems, loaded.notices, loaded.config.release.name, revision)
+
+
+def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents: Sequence[Any],
+                namespace: str) -> dict[tuple[str, str], ToolError]:
+    """The VMs a revision's files hold that the API server refuses as read (gone from its documents): by key,
+    the refusal (W1: a refused HEAD is no removal)."""
+    kept = {id(doc) for doc in documents}
+    out: dict[tuple[str, str], ToolError] = {}
+    for problem, doc in zip(problems, blamed, strict=False):
+        data = getattr(doc, "data", None)
+        if id(doc) in kept or not isinstance(data, dict) or data.get("kind") != "VirtualMachine":
+            continue
+        meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+        out.setdefault((str(meta.get("namespace") or namespace), str(meta.get("name"))), problem)
+    return out
 
 
 def _drift(documents: Any, catalog: Any, options: Options,

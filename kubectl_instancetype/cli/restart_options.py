@@ -13,7 +13,7 @@ from ..errors import KubeVirtError, ToolError
 from ..pipeline.restart import ASSUMED, VMIFacts
 from ..records import dataclass
 
-FAIL_ON = ("restart", "live", "error")
+FAIL_ON = ("live", "restart", "stop", "error")
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,12 @@ def restart_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="With --restart-impact: the cluster's default architecture the VM got when it was "
                           "created (default: the KubeVirt CR's, else amd64)."),
         click.option("--fail-on", "fail_on", type=click.Choice(FAIL_ON),
-                     help="With --restart-impact: exit 1 (and report each such VM as an error, also in --junit-xml) "
-                          "only when a VM needs a restart (restart), is at least live-updated (live), or is refused "
-                          "on update (error); without it, any change of an expansion exits 1."),
+                     help="With --restart-impact: exit 1 (and report each such VM as an error at the field that "
+                          "decided it, also in --junit-xml) only when a VM's outcome is at least the one named, in "
+                          "this order: live (live-updated), restart (RestartRequired), stop (a running VM halted by "
+                          "HEAD shuts down, or a VM HEAD deletes is deleted by a pruning sync), error (refused on "
+                          "update, or virt-controller cannot apply it); without it, any change of an expansion "
+                          "exits 1."),
     )
     for option in reversed(options):
         func = option(func)
@@ -88,7 +91,7 @@ def restart_findings(found: Sequence[Any] | None, restart: RestartOptions, side:
     """The VMs --fail-on names, as findings located at their documents."""
     from ..gitops.restart_impact import FAIL_ON as OUTCOMES
     from ..gitops.restart_impact import SEVERITY
-    from ..gitops.restart_report import sentence
+    from ..gitops.restart_report import because, sentence
 
     if not found or restart.fail_on is None:
         return ()
@@ -96,6 +99,9 @@ def restart_findings(found: Sequence[Any] | None, restart: RestartOptions, side:
     out: list[ToolError] = []
     for row in found:
         if SEVERITY[row.outcome] >= threshold:
-            problem = KubeVirtError(f"VirtualMachine {row.namespace}/{row.name}: {sentence(row)}")
+            causes = because(row)
+            more = f" (and {len(causes) - 1} more)" if len(causes) > 1 else ""
+            problem = KubeVirtError(f"VirtualMachine {row.namespace}/{row.name}: {sentence(row)}"
+                                    + (f"; because {causes[0]}{more}" if causes else ""))
             out.append(problem.with_location(row.location) if row.location is not None else problem)
     return tuple(out)

@@ -4,7 +4,10 @@
 A VM whose own document did not change is not touched by ``kubectl apply``: a changed instancetype or
 preference *object* reaches it only at its next start (the running VM keeps the ControllerRevision it
 pinned), and so does any change to a VM kept stopped (``runStrategy: Halted``, ``running: false``). A VM
-only in HEAD is created, one only in BASE is left alone by ``kubectl apply`` (pruning deletes it).
+only in HEAD is created. Two outcomes are no template change at all and weigh more than a restart: a running VM
+that HEAD halts shuts down when applied (virt-controller's ``syncRunStrategy`` stops its VMI), and a VM only in
+BASE is deleted by a pruning sync (Argo CD, Flux, ``kubectl apply --prune``; plain ``kubectl apply`` leaves it).
+A HEAD VM the API server refuses is outcome error, as a refusal on update is.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from typing import Any
 from ..api.names import VIRTUAL_MACHINE
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
-from ..errors import KubeVirtError, Location
+from ..errors import KubeVirtError, Location, ToolError
 from ..pipeline import restart, restart_defaults
-from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact, VMIFacts
+from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact, VMIFacts
 from ..records import dataclass, field, replace
 from ..yamlio import Document
 
-SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, ERROR: 3}
+SHUTS_DOWN, DELETED = "shuts-down", "deleted"
+# A halt or a deletion stops the guest as soon as the change is synced: more than a restart someone schedules.
+SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, SHUTS_DOWN: 3, DELETED: 3, ERROR: 4}
 STOPPED, STOPPING = "stopped", "stopping"
 CATALOG_ONLY = "catalog-only"
 ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
@@ -36,6 +41,7 @@ class Revision:
     config: ClusterConfig
     stored: Mapping[tuple[str, str], Any] = field(default_factory=dict)  # each VM as stored (render --stored)
     admitted: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # whether KubeVirt admits it on create
+    refused: Mapping[tuple[str, str], ToolError] = field(default_factory=dict)  # VMs the API server refuses as read
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,8 @@ class VMImpact:
     # not-started, undecided
     when: str = ""  # when a change that does not reach the running VM applies
     warnings: tuple[str, ...] = ()  # committed values that make RestartRequired stick (kubevirt#17610)
-    location: Location | None = None  # where HEAD's (else BASE's) VM document starts
+    location: Location | None = None  # the field that decided it (the first cause's), else the VM's document
+    cause_locations: tuple[Location, ...] = ()  # in step with ``impact.causes``: each cause's field in HEAD
 
     @property
     def outcome(self) -> str:
@@ -92,7 +99,12 @@ def impacts(base: Revision, head: Revision, namespace: str, facts: VMIFacts,
             # input no check anticipated: say so for this VM, never crash the run
             found = VMImpact(key[0], key[1], doc.source if doc is not None else "", Impact(NO_CHANGE), UNDECIDED,
                              f"cannot be decided ({type(exc).__name__}: {exc})")
-        out.append(replace(found, location=doc.location if doc is not None else None))
+        if found.location is None:
+            found = replace(found, location=_where(found, doc))
+        if new is not None:
+            found = replace(found, cause_locations=tuple(new.locate(c.field) if c.field else new.location
+                                                         for c in found.impact.causes))
+        out.append(found)
     return out
 
 
@@ -102,9 +114,19 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
     doc = new if new is not None else old
     source = doc.source if doc is not None else ""
     if new is None:
-        return VMImpact(ns, name, source, Impact(NO_CHANGE), REMOVED,
-                        "kubectl apply leaves the VM running; a pruning sync (Argo CD, kubectl apply --prune) deletes "
-                        "it and its VMI")
+        refusal = head.refused.get(key)
+        if refusal is not None:  # the file still holds the VM: the API server refuses HEAD's version of it
+            where = refusal.location
+            return VMImpact(ns, name, where.path if where else source,
+                            Impact(ERROR, error=_unlabelled(refusal.message, key), error_stage=UPDATE_STAGE),
+                            location=where)
+        if old is not None and stopped(old.data):
+            return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
+                            "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the stopped VM and what it "
+                            "owns (its DataVolumes); plain kubectl apply leaves it")
+        return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
+                        "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the VM and its VMI: the guest "
+                        "shuts down; plain kubectl apply leaves it running")
     warnings = restart_defaults.added(new.data, old.data if old else None)
     if old is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
@@ -112,8 +134,10 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "not running: the change applies at the next "
                         "start", warnings)
     if stopped(new.data):  # virt-controller's syncRunStrategy stops the VMI; RestartRequired goes with it
-        return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPING, "HEAD stops the VM: it shuts down when "
-                        "applied, and the change applies when it starts again", warnings)
+        return VMImpact(ns, name, source, Impact(SHUTS_DOWN), STOPPING, "HEAD halts the running VM: it shuts down "
+                        "when applied; the rest of the change applies when it starts again", warnings,
+                        location=_field(new, ("spec", "runStrategy") if "runStrategy" in (new.data.get("spec") or {})
+                                        else ("spec", "running")))
     if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
                         "only the instancetype/preference object changed; the VM keeps the ControllerRevision it "
@@ -129,8 +153,30 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         applied = restart.apply(started, old.data, new.data, namespace, head.catalog, head.config, facts,
                                 admitted=head.admitted.get(key, False) and not facts.arch)
     except KubeVirtError as exc:
-        return VMImpact(ns, name, source, Impact(ERROR, error=exc.message), "", "", warnings)
+        return VMImpact(ns, name, source, Impact(ERROR, error=exc.message, error_stage=exc.stage), "", "", warnings,
+                        location=_field(new, exc.field) if exc.field else None)
     return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)
+
+
+def _unlabelled(message: str, key: tuple[str, str]) -> str:
+    """A refusal's message without the ``VirtualMachine ns/name: `` a report of the file puts before it."""
+    label = f"VirtualMachine {key[0]}/{key[1]}: "
+    return message[len(label):] if message.startswith(label) else message
+
+
+def _field(doc: Document, path: tuple[str | int, ...]) -> Location | None:
+    """Where ``path`` of ``doc`` is (its nearest present parent when absent)."""
+    return doc.locate(tuple(path)) if path else None
+
+
+def _where(found: VMImpact, doc: Document | None) -> Location | None:
+    """Where a finding about ``found`` belongs: the first changed field it names, else its document."""
+    if doc is None:
+        return None
+    for cause in found.impact.causes:
+        if cause.field:
+            return doc.locate(cause.field)
+    return doc.location
 
 
 @dataclass(frozen=True)
@@ -141,18 +187,23 @@ class Summary:
     live: int
     no_change: int
     error: int
+    shuts_down: int = 0
+    deleted: int = 0
 
     @property
     def worst(self) -> str:
-        return ERROR if self.error else RESTART_REQUIRED if self.restart else LIVE_UPDATE if self.live else NO_CHANGE
+        return (ERROR if self.error else DELETED if self.deleted else SHUTS_DOWN if self.shuts_down
+                else RESTART_REQUIRED if self.restart else LIVE_UPDATE if self.live else NO_CHANGE)
 
 
 def summary(rows: Sequence[VMImpact]) -> Summary:
     count = {o: sum(r.outcome == o for r in rows) for o in SEVERITY}
-    return Summary(count[RESTART_REQUIRED], count[LIVE_UPDATE], count[NO_CHANGE], count[ERROR])
+    return Summary(count[RESTART_REQUIRED], count[LIVE_UPDATE], count[NO_CHANGE], count[ERROR], count[SHUTS_DOWN],
+                   count[DELETED])
 
 
-FAIL_ON = {"restart": RESTART_REQUIRED, "live": LIVE_UPDATE, "error": ERROR}
+# --fail-on LEVEL: the least severe outcome that fails the run (every more severe one fails it too)
+FAIL_ON = {"live": LIVE_UPDATE, "restart": RESTART_REQUIRED, "stop": SHUTS_DOWN, "error": ERROR}
 
 
 def fails(rows: Sequence[VMImpact], fail_on: str | None) -> bool:

@@ -8,31 +8,47 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, Impact
-from .restart_impact import SEVERITY, Summary, VMImpact, summary
+from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact
+from .restart_impact import DELETED, SEVERITY, SHUTS_DOWN, Summary, VMImpact, summary
 
-ICON = {RESTART_REQUIRED: "🔁", LIVE_UPDATE: "⚡", NO_CHANGE: "·", ERROR: "⛔"}
+ICON = {RESTART_REQUIRED: "🔁", LIVE_UPDATE: "⚡", NO_CHANGE: "·", ERROR: "⛔", SHUTS_DOWN: "⏹️", DELETED: "🗑️"}
 COMPLETES = {"": "", "none": "completes at the next migration (no workloadUpdateMethods)",
              "migrate": "completes by live migration (workloadUpdateMethods LiveMigrate)",
              "evict": "completes when the VMI is evicted (workloadUpdateMethods Evict): a restart"}
+# The workload updater migrates only live-migratable VMIs: one that is not keeps the hot-plug pending until it
+# restarts, whatever workloadUpdateMethods allow (pkg/virt-controller/watch/workload-updater).
+AT_RESTART = "reaches the guest at the next restart (the VMI is not live-migratable: it is never migrated)"
+STORED = ("stored for the next start: the running VMI keeps what it runs with, and no field virt-controller "
+          "compares changed (no RestartRequired)")
 
 
 def _live_parts(impact: Impact) -> list[str]:
     parts = []
     if impact.cpu:
-        parts.append(f"{impact.cpu[0]} → {impact.cpu[1]} CPU sockets")
+        parts.append(f"CPU sockets {impact.cpu[0]} → {impact.cpu[1]}")
     if impact.memory:
-        parts.append(f"{impact.memory[0]} → {impact.memory[1]}")
-    parts += [word for word, on in (("placement", impact.placement), ("NICs hot-plugged", impact.network),
-                                    ("volumes", impact.volumes)) if on]
+        parts.append(f"guest memory {impact.memory[0]} → {impact.memory[1]}")
+    parts += [word for word, on in (("placement updated (node selector, affinity, tolerations)", impact.placement),
+                                    ("NICs hot-plugged", impact.network), ("volumes hot-plugged", impact.volumes))
+              if on]
     return parts
+
+
+def _completes(impact: Impact) -> str:
+    if impact.actuation in ("none", "migrate") and not impact.migratable:
+        return AT_RESTART
+    return COMPLETES[impact.actuation]
 
 
 def sentence(row: VMImpact) -> str:
     """What happens to the running VM, in one line."""
     impact = row.impact
     if impact.outcome == ERROR:
+        if impact.error_stage and impact.error_stage != UPDATE_STAGE:
+            return f"error: KubeVirt accepts the update but virt-controller cannot apply it: {impact.error}"
         return f"refused on update: {impact.error}"
+    if impact.outcome in (SHUTS_DOWN, DELETED):
+        return f"{'shuts down' if impact.outcome == SHUTS_DOWN else 'deleted'}: {row.when}"
     live = _live_parts(impact)
     if impact.outcome == RESTART_REQUIRED:
         said = f"restart required: {impact.restart_message}"
@@ -40,16 +56,18 @@ def sentence(row: VMImpact) -> str:
             said += f" (hot-plugged anyway: {', '.join(live)})"
         return said
     if impact.outcome == LIVE_UPDATE:
-        done = COMPLETES[impact.actuation]
-        return f"live: {', '.join(live)}" + (f"; {done}" if done else "")
+        done = _completes(impact)
+        return f"live update: {', '.join(live)}" + (f"; {done}" if done else "")
     if row.situation:
         return f"{row.situation}: {row.when}"
-    return "no change to the running VM (nothing it runs with changed)"
+    return STORED
 
 
 def because(row: VMImpact) -> list[str]:
-    """Which field changes made the restart necessary (and where HEAD's value comes from)."""
-    return [f"{c.path}: {_value(c.before)} → {_value(c.after)} ({c.origin})" for c in row.impact.causes]
+    """Which field changes made the restart necessary (where HEAD's value comes from, and the change that would
+    make it live where KubeVirt's rule gives one)."""
+    return [f"{c.path}: {_value(c.before)} → {_value(c.after)} ({c.origin})" + (f"; {c.fix}" if c.fix else "")
+            for c in row.impact.causes]
 
 
 def _value(value: Any) -> str:
@@ -62,13 +80,20 @@ def _value(value: Any) -> str:
 def count_line(total: Summary) -> str:
     return (f"{total.restart} restart required, {total.live} live-updated, {total.no_change} without effect on the "
             "running VM"
+            + (f", {total.shuts_down} shut down" if total.shuts_down else "")
+            + (f", {total.deleted} deleted" if total.deleted else "")
             + (f", {total.error} refused" if total.error else ""))
+
+
+def where(row: VMImpact) -> str:
+    """``path:line:col`` of the field that decided the outcome (else the VM's file)."""
+    return str(row.location) if row.location is not None else row.source
 
 
 def text(rows: Sequence[VMImpact]) -> str:
     out = []
     for row in rows:
-        out.append(f"{row.namespace}/{row.name} ({row.source}): {sentence(row)}\n")
+        out.append(f"{row.namespace}/{row.name} ({where(row)}): {sentence(row)}\n")
         out.extend(f"  because {line}\n" for line in because(row))
         out.extend(f"  warning: {w}\n" for w in row.warnings)
         out.extend(f"  note: {n}\n" for n in row.impact.notes)
@@ -115,9 +140,18 @@ def vm_json(row: VMImpact) -> dict[str, Any]:
             "vmi_conditions": list(impact.vmi_conditions), "actuation": impact.actuation,
             "error": {"message": impact.error} if impact.error else None,
             "situation": row.situation or "running", "applies": row.when or None,
-            "causes": [{"path": c.path, "before": c.before, "after": c.after, "origin": c.origin}
-                       for c in impact.causes],
+            "location": str(row.location) if row.location is not None else None,
+            "causes": [_cause_json(c, row.cause_locations[i] if i < len(row.cause_locations) else None)
+                       for i, c in enumerate(impact.causes)],
             "warnings": list(row.warnings), "notes": list(impact.notes), "summary": sentence(row)}
+
+
+def _cause_json(cause: Any, location: Any) -> dict[str, Any]:
+    out = {"path": cause.path, "before": cause.before, "after": cause.after, "origin": cause.origin,
+           "location": str(location) if location is not None else None}
+    if cause.fix:
+        out["fix"] = cause.fix
+    return out
 
 
 def as_json(rows: Sequence[VMImpact], base: str) -> str:
@@ -129,5 +163,5 @@ def as_json(rows: Sequence[VMImpact], base: str) -> str:
     out = {"base": base, "outcome": top["outcome"], "restart_message": top["restart_message"], "live": top["live"],
            "error": top.get("error"), "vms": [vm_json(r) for r in rows],
            "summary": {"restart-required": total.restart, "live-update": total.live, "no-change": total.no_change,
-                       "error": total.error}}
+                       "shuts-down": total.shuts_down, "deleted": total.deleted, "error": total.error}}
     return json.dumps(out, indent=2, ensure_ascii=False, default=str) + "\n"

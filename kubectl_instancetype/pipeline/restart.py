@@ -84,13 +84,17 @@ class Applied:
 
 @dataclass(frozen=True)
 class Cause:
-    """One field of the template whose change decided the outcome: its path in the VM, both values, and where
-    HEAD's value comes from (the VM itself, or an instancetype/preference field)."""
+    """One field of the template whose change decided the outcome: its path in the VM (``interfaces[1].model``),
+    both values, where HEAD's value comes from (the VM itself, or an instancetype/preference field), the field of
+    HEAD's VM document to point at (the matcher's name when the value comes from the object it selects), and the
+    change that would make it live where KubeVirt's rule gives one."""
 
     path: str
     before: Any
     after: Any
     origin: str
+    field: tuple[str | int, ...] = ()
+    fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,9 @@ class Impact:
     error: str = ""
     causes: tuple[Cause, ...] = ()
     notes: tuple[str, ...] = ()
+    error_stage: str = ""  # UPDATE_STAGE: the webhooks refuse HEAD; vm_controller.STAGE: virt-controller cannot
+    # apply it (an object it names does not exist)
+    migratable: bool = True  # the VMI's LiveMigratable (a pending hot-plug of one that is not waits for a restart)
 
     @property
     def live(self) -> bool:
@@ -201,15 +208,23 @@ def apply(started: Started, base_doc: Spec, head_doc: Spec, namespace: str, cata
     pinned = _Pinned(started, catalog)
     live = kubectl_apply(base_doc, head_doc, started.vm)
     warnings: list[str] = []
+    lookups: list[str] = []
     try:
         vm = vm_mutating_webhook.mutate_matchers(live, namespace, pinned, cfg.release)
         ctx = Context(namespace, pinned, cfg, lookup(_unpinned(vm), namespace, pinned), None, warnings)
+        lookups += [failure.message for failure in ctx.matched.failures]
         vm = vm_mutating_webhook.preferred_defaults(vm, ctx)
         _update_defaults(vm, cfg)
         if not (admitted and pinned.unchanged_in(catalog) and not expanded_at_start(head_doc, started.config)):
             vm_validating_webhook.admit(vm, ctx)
     except KubeVirtError as exc:
-        raise KubeVirtError(exc.message, UPDATE_STAGE, exc.paths, exc.field, exc.causes) from exc
+        # a lookup the webhook went on without explains a refusal that does not name it
+        said = exc.message + "".join(f" ({message})" for message in dict.fromkeys(
+            [*lookups, *(message for message, _ in exc.lookups)]) if message not in exc.message)
+        raise KubeVirtError(said, UPDATE_STAGE, exc.paths, exc.field, exc.causes) from exc
+    # The webhooks admit a VM whose instancetype or preference does not exist (they log and go on); virt-controller
+    # then cannot apply it (pkg/instancetype/controller/vm ``Sync`` fails the lookup): nothing reaches the VMI.
+    ctx.matched.require(vm_controller.STAGE)
     return Applied(vm, pinned, cfg, tuple(warnings))
 
 
@@ -287,7 +302,7 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
         placement, network = placement or result.placement, network or result.network
         volumes = volumes or result.volumes
         if result.state.message and not state.message:
-            causes = _causes(result, last, current, book)
+            causes = _causes(result, last, current, book, state.vmi)
             if round_ > 1:
                 notes.append(f"RestartRequired appears on virt-controller's reconcile {round_}, after the VMI was "
                              "patched by the one before")
@@ -299,7 +314,7 @@ def decide(started: Started, applied: Applied, facts: VMIFacts = ASSUMED) -> Imp
         RESTART_REQUIRED if state.message else LIVE_UPDATE if (cpu or memory or placement or network or volumes)
         else NO_CHANGE, state.message, cpu, memory, placement, network, volumes, conditions,
         restart_hotplug.actuation(conditions, applied.config, facts.migratable), "",
-        causes if state.message else (), tuple(notes))
+        causes if state.message else (), tuple(notes), migratable=facts.migratable)
 
 
 @dataclass(frozen=True)
@@ -311,6 +326,7 @@ class _Round:
     network: bool = False
     flagged_by_check: tuple[Path, ...] = ()
     volumes: bool = False
+    network_live: bool = True  # the network check left the interfaces and networks to the synchronizer
 
 
 def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts: VMIFacts, name: str,
@@ -342,11 +358,25 @@ def _reconcile(last: Spec, current: Spec, state: _State, applied: Applied, facts
         message, cpu = restart_hotplug.cpu(current, vmi, message)
         placement = restart_hotplug.placement(current, vmi)
         message, memory = restart_hotplug.memory(current, vmi, at_boot, message, facts.migratable)
-    return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged, volumes)
+    return _Round(_State(template, vmi, message), cpu, memory, placement, network, flagged, volumes, net_live)
 
 
-def _causes(result: _Round, last: Spec, current: Spec, book: Origins) -> tuple[Cause, ...]:
-    """The fields whose change decided the restart, with HEAD's origin of each."""
+TEMPLATE_PATH: Path = ("spec", "template", "spec")
+NETWORK_PATHS: tuple[Path, ...] = (("domain", "devices", "interfaces"), ("networks",))
+MATCHER_NAME = {"instancetype": ("spec", "instancetype", "name"), "preference": ("spec", "preference", "name")}
+
+
+def field_path(path: Path) -> str:
+    """``spec.template.spec.domain.devices.interfaces[1].model``: a path as a reviewer reads it."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+def _causes(result: _Round, last: Spec, current: Spec, book: Origins, vmi: Spec) -> tuple[Cause, ...]:
+    """The fields whose change decided the restart, with HEAD's origin of each (``vmi``: the VMI the reconcile
+    compared the template with)."""
     message = result.state.message
     if message == restart_check.MESSAGE:
         paths: tuple[Path, ...] = result.flagged_by_check
@@ -354,12 +384,33 @@ def _causes(result: _Round, last: Spec, current: Spec, book: Origins) -> tuple[C
         paths = (SOCKETS,)
     else:
         paths = (GUEST,)
-    out = []
-    for path in paths[:8]:
-        origin = origin_at(book.as_mapping(), path)
-        out.append(Cause(".".join(("spec", "template", "spec", *map(str, path))), _at(last, path), _at(current, path),
-                         origin.text() if origin else "the VirtualMachine"))
-    return tuple(out)
+    network = tuple(p for p in paths if any(p[:len(n)] == n for n in NETWORK_PATHS))
+    out: list[Cause] = []
+    if network and not result.network_live:
+        # the network check refused: what differs is the VMI's interface from the template's, not BASE from HEAD
+        out += [_cause(path, before, after, book) for path, before, after in restart_network.differing(current, vmi)]
+        paths = tuple(p for p in paths if p not in network)
+    out += [_cause(path, _at(last, path), _at(current, path), book) for path in paths]
+    return tuple(out[:8])
+
+
+def _cause(path: Path, before: Any, after: Any, book: Origins) -> Cause:
+    origin = origin_at(book.as_mapping(), path)
+    source = origin.source if origin else ""
+    fix = _fix(path, after, source)
+    # the field to change: the interface the fix goes on, else the matcher whose object supplies the value
+    field = (*TEMPLATE_PATH, *path[:4]) if fix else MATCHER_NAME.get(source, (*TEMPLATE_PATH, *path))
+    return Cause(field_path((*TEMPLATE_PATH, *path)), before, after, origin.text() if origin else "the VirtualMachine",
+                 field, fix)
+
+
+def _fix(path: Path, after: Any, source: str) -> str:
+    """KubeVirt's rule for a NIC field the expansion adds (kubevirt#18955): the synchronizer hot-plugs the
+    interface as the VM writes it, so a value only the preference supplies differs from the VMI's; written in
+    the VM, the hot-plugged interface has it too."""
+    if source in MATCHER_NAME and len(path) == 5 and path[:3] == NETWORK_PATHS[0] and after is not None:
+        return f"write `{path[4]}: {after}` on this interface in the VM: then it is live"
+    return ""
 
 
 def _at(spec: Any, path: Path) -> Any:

@@ -152,7 +152,27 @@ def _differences(a: Any, b: Any, path: Path) -> list[Path]:
                                                                                      (*path, key))]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in _differences(x, y, (*path, i))]
+    if isinstance(a, list) and isinstance(b, list):
+        return _by_name(a, b, path)
     return [path]
+
+
+def _by_name(a: list[Any], b: list[Any], path: Path) -> list[Path]:
+    """Lists of named items (interfaces, networks, disks, volumes) differing in length: each item HEAD added or
+    changed at its index in HEAD; the whole list when an item was removed or the items have no unique names."""
+    names_a, names_b = _names(a), _names(b)
+    if names_a is None or names_b is None or not set(names_a) <= set(names_b):
+        return [path]
+    out: list[Path] = []
+    for i, item in enumerate(b):
+        j = names_a.index(names_b[i]) if names_b[i] in names_a else None
+        out += [(*path, i)] if j is None else _differences(a[j], item, (*path, i))
+    return out
+
+
+def _names(items: list[Any]) -> list[str] | None:
+    names = [str(item["name"]) for item in items if isinstance(item, dict) and item.get("name") is not None]
+    return names if len(names) == len(items) and len(set(names)) == len(names) else None
 
 
 def hotplugged_volumes(template: Spec, vmi: Spec) -> bool:

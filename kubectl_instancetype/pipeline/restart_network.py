@@ -77,6 +77,24 @@ def restart_required(vm_spec: Spec, vmi_spec: Spec, release: Release, cfg: Clust
     return False
 
 
+def differing(vm_spec: Spec, vmi_spec: Spec) -> list[tuple[tuple[str | int, ...], Any, Any]]:
+    """What makes :func:`restart_required` answer yes, field by field: (path in the template spec, the VMI's
+    value, the template's), for every interface or network of the VMI removed from the template or changed."""
+    out: list[tuple[tuple[str | int, ...], Any, Any]] = []
+    for key, items, vmi_items in ((("domain", "devices", "interfaces"), _ifaces(vm_spec), _ifaces(vmi_spec)),
+                                  (("networks",), _nets(vm_spec), _nets(vmi_spec))):
+        index = {str(item.get("name") or ""): i for i, item in enumerate(items)}
+        for position, item in enumerate(vmi_items):
+            at = index.get(str(item.get("name") or ""))
+            if at is None:
+                out.append(((*key, position), item, None))
+                continue
+            wanted = items[at]
+            out += [((*key, at, name), item.get(name), wanted.get(name)) for name in sorted(set(item) | set(wanted))
+                    if name != "state" and item.get(name) != wanted.get(name)]
+    return out
+
+
 def _has_pod(spec: Spec) -> bool:
     return any(isinstance(n.get("pod"), dict) for n in _nets(spec))
 

@@ -1,0 +1,103 @@
+"""``diff --restart-impact`` on the restart-impact reproducers (testdata/newcomer-t6 N1-N5, testdata/repros-t6
+W1-W2, copied from the shared reliability reproducers): what a team gating merges on restart impact needs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import invoke_cli
+
+ROOT = Path(__file__).resolve().parent.parent / "testdata"
+N = ROOT / "newcomer-t6"
+W = ROOT / "repros-t6"
+DIFF = ["--kubevirt-version", "main", "diff", "--restart-impact"]
+CONFIG = ["--kubevirt-config", "kubevirt.yaml"]
+
+
+def run(folder: Path, *args: str) -> tuple[str, str, int]:
+    return invoke_cli([*DIFF, *args], folder)
+
+
+def as_json(folder: Path, *args: str) -> dict[str, Any]:
+    stdout, _, _ = run(folder, *args, "-o", "json")
+    return dict(json.loads(stdout))
+
+
+def test_n1_empty_objects_require_a_restart() -> None:
+    """BIOS -> EFI, SMM and a TPM added ({} values), rng: {} added: RestartRequired, --fail-on restart exits 1."""
+    for base, head, paths in (("base.yaml", "head.yaml", {"spec.template.spec.domain.devices.tpm",
+                                                          "spec.template.spec.domain.firmware.bootloader.efi"}),
+                              ("base-rng-only.yaml", "head-rng-only.yaml", {"spec.template.spec.domain.devices.rng"})):
+        _, stderr, code = run(N / "N1", *CONFIG, "--base", base, head, "--fail-on", "restart")
+        assert code == 1, stderr
+        answer = as_json(N / "N1", *CONFIG, "--base", base, head)
+        assert answer["outcome"] == "restart-required"
+        assert paths <= {c["path"] for c in answer["vms"][0]["causes"]}
+
+
+def test_n2_halted_and_deleted_are_their_own_outcomes() -> None:
+    answer = as_json(N / "N2", *CONFIG, "--base", "base", "head")
+    outcomes = {vm["name"]: vm["outcome"] for vm in answer["vms"]}
+    assert outcomes == {"batch-1": "shuts-down", "legacy-3": "deleted"}
+    assert answer["summary"]["shuts-down"] == 1 and answer["summary"]["deleted"] == 1
+    stdout, stderr, code = run(N / "N2", *CONFIG, "--base", "base", "head", "--fail-on", "stop")
+    assert code == 1
+    assert "1 shut down, 1 deleted" in stdout
+    assert "head/batch-1.yaml:9:3: error: VirtualMachine prod/batch-1: shuts down" in stderr
+    _, _, code = run(N / "N2", *CONFIG, "--base", "base", "head", "--fail-on", "error")
+    assert code == 0
+
+
+def test_n3_non_migratable_hotplug_waits_for_a_restart() -> None:
+    stdout, _, _ = run(N / "N3", *CONFIG, "--vmi-not-migratable", "--base", "base.yaml", "head.yaml")
+    first = stdout.splitlines()[0]
+    assert "reaches the guest at the next restart" in first
+    assert "next migration" not in first
+
+
+def test_n4_names_the_interface_field_and_the_fix() -> None:
+    stdout, _, _ = run(N / "N4", *CONFIG, "--base", "base.yaml", "head.yaml")
+    assert ("because spec.template.spec.domain.devices.interfaces[1].model: — → virtio (preference fedora "
+            "(spec.devices.preferredInterfaceModel)); write `model: virtio` on this interface in the VM: then it is "
+            "live") in stdout
+    answer = as_json(N / "N4", *CONFIG, "--base", "base.yaml", "head-with-model.yaml")
+    assert answer["outcome"] == "live-update"
+
+
+def test_n5_findings_at_the_changed_field() -> None:
+    stdout, _, code = run(N / "N5", *CONFIG, "--base", "base.yaml", "head.yaml", "--fail-on", "restart",
+                          "--output-format", "github")
+    assert code == 1
+    head = (N / "N5" / "head.yaml").read_text().splitlines()
+    assert head[10].strip().startswith("name: cx1.large")  # line 11: spec.instancetype.name
+    answer = as_json(N / "N5", *CONFIG, "--base", "base.yaml", "head.yaml")
+    assert answer["vms"][0]["location"] == "head.yaml:11:5"
+    assert {c["location"] for c in answer["vms"][0]["causes"]} == {"head.yaml:11:5"}
+
+
+def test_n5_github_annotation_line() -> None:
+    _, stderr, _ = run(N / "N5", *CONFIG, "--base", "base.yaml", "head.yaml", "--fail-on", "restart",
+                       "--output-format", "github")
+    assert "::error file=head.yaml,line=11,col=5::" in stderr
+
+
+def test_w1_refused_head_is_an_error_not_a_removal() -> None:
+    folder = W / "W1-refused-head-vm-reported-removed"
+    answer = as_json(folder, "--base", "base.yaml", "head.yaml")
+    vm = answer["vms"][0]
+    assert (answer["outcome"], vm["situation"], vm["source"]) == ("error", "running", "head.yaml")
+    assert "quantities must match" in answer["error"]["message"]
+    stdout, _, _ = run(folder, "--base", "base.yaml", "head.yaml", "-o", "markdown")
+    assert "refused on update: admission webhook" in stdout
+    _, _, code = run(folder, "--base", "base.yaml", "head.yaml", "--fail-on", "error")
+    assert code == 1
+
+
+def test_w2_missing_instancetype_is_an_error() -> None:
+    folder = W / "W2-missing-instancetype-no-change"
+    for case in "abc":
+        answer = as_json(folder, "--base", f"{case}-base.yaml", f"{case}-head.yaml")
+        assert answer["outcome"] == "error", case
+        assert '"u1.mediun" not found' in answer["error"]["message"], case
