@@ -67,8 +67,8 @@ def test_n4_names_the_interface_field_and_the_fix() -> None:
 
 
 def test_n5_findings_at_the_changed_field() -> None:
-    stdout, _, code = run(N / "N5", *CONFIG, "--base", "base.yaml", "head.yaml", "--fail-on", "restart",
-                          "--output-format", "github")
+    _, _, code = run(N / "N5", *CONFIG, "--base", "base.yaml", "head.yaml", "--fail-on", "restart",
+                     "--output-format", "github")
     assert code == 1
     head = (N / "N5" / "head.yaml").read_text().splitlines()
     assert head[10].strip().startswith("name: cx1.large")  # line 11: spec.instancetype.name
@@ -101,3 +101,22 @@ def test_w2_missing_instancetype_is_an_error() -> None:
         answer = as_json(folder, "--base", f"{case}-base.yaml", f"{case}-head.yaml")
         assert answer["outcome"] == "error", case
         assert '"u1.mediun" not found' in answer["error"]["message"], case
+
+
+def test_n11_template_change_reaches_new_vms_only() -> None:
+    """A VirtualMachineTemplate's change is no live update: KubeVirt never updates VMs made from it."""
+    folder = ROOT / "restart-template"
+    answer = as_json(folder, "--base", "base.yaml", "head.yaml")
+    vm = answer["vms"][0]
+    assert (vm["outcome"], vm["situation"]) == ("no-change", "template")
+    assert "reaches only VMs created from it after the merge" in vm["summary"]
+    _, _, code = run(folder, "--base", "base.yaml", "head.yaml", "--fail-on", "live")
+    assert code == 0
+
+
+def test_n14_one_wording_for_a_start_time_value() -> None:
+    """render/validate (a value equal to KubeVirt's) and diff (a value added) warn in the same words."""
+    from kubectl_instancetype.pipeline import restart_defaults
+
+    path = restart_defaults.MAX_SOCKETS
+    assert restart_defaults.message(path, 8, True) == restart_defaults.message(path, 8, False)

@@ -249,7 +249,8 @@ def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents:
         data = getattr(doc, "data", None)
         if id(doc) in kept or not isinstance(data, dict) or data.get("kind") != "VirtualMachine":
             continue
-        meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+        meta = data.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
         out.setdefault((str(meta.get("namespace") or namespace), str(meta.get("name"))), problem)
     return out
 

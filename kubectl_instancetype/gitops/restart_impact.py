@@ -30,6 +30,11 @@ SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, SHUTS_DOWN: 3, DE
 STOPPED, STOPPING = "stopped", "stopping"
 CATALOG_ONLY = "catalog-only"
 ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
+TEMPLATE = "template"
+# KubeVirt copies a VirtualMachineTemplate into a new VM when it is processed (virtctl create vm --template,
+# the template's create subresource) and keeps no link: VMs made from it before the change never see it.
+TEMPLATE_REACH = ("a VirtualMachineTemplate change reaches only VMs created from it after the merge; KubeVirt never "
+                  "updates the VMs already created from it (this is what a new VM gets)")
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
     ns, name = key
     doc = new if new is not None else old
     source = doc.source if doc is not None else ""
+    if doc is not None and from_template(doc):
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), TEMPLATE, TEMPLATE_REACH)
     if new is None:
         refusal = head.refused.get(key)
         if refusal is not None:  # the file still holds the VM: the API server refuses HEAD's version of it
@@ -156,6 +163,12 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(ERROR, error=exc.message, error_stage=exc.stage), "", "", warnings,
                         location=_field(new, exc.field) if exc.field else None)
     return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)
+
+
+def from_template(doc: Document) -> bool:
+    """Whether ``doc`` is the VirtualMachine of a template (``spec.virtualMachine``, an OpenShift ``objects[i]``),
+    not one the cluster runs."""
+    return doc.prefix[-2:] == ("spec", "virtualMachine") or (len(doc.prefix) >= 2 and doc.prefix[-2] == "objects")
 
 
 def _unlabelled(message: str, key: tuple[str, str]) -> str:

@@ -36,12 +36,13 @@ def _at(data: Any, path: Path) -> Any:
     return data
 
 
-def message(path: Path, value: Any, computed: bool) -> str:
-    """The warning for the start-time value ``value`` at ``path`` (``computed``: equal to KubeVirt's own)."""
+def message(path: Path, value: Any, computed: bool = True) -> str:
+    """The warning for the start-time value ``value`` at ``path``: one wording for render, validate and diff
+    (``computed``, whether it equals KubeVirt's own, does not change what the reader must do)."""
     field = ".".join((*TEMPLATE, *path))
-    said = "what KubeVirt computes when the VM starts" if computed else "a value KubeVirt computes at start"
-    return (f"{field}: {value} is {said}; committed, it is pinned, and adding or changing it on a running VM flags "
-            "RestartRequired although the guest does not change (kubevirt#17610)")
+    return (f"{field}: {value} is a value KubeVirt computes when the VM starts; committed, it is pinned, and adding "
+            "or changing it on a running VM flags RestartRequired although the guest does not change "
+            "(kubevirt#17610)")
 
 
 def _computed(spec: Mapping[str, Any], cfg: ClusterConfig) -> dict[Path, Any]:
