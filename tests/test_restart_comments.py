@@ -54,7 +54,7 @@ def test_git_revisions_and_text(tmp_path: Path) -> None:
                                        "--base", "HEAD", "vm.yaml", "--fail-on", "restart"], tmp_path)
     assert (code, stderr) == (0, "")
     assert stdout.startswith(
-        "default/jump-38 (vm.yaml:68:1): live update: CPU sockets 2 → 4, guest memory 8Gi → 16Gi; completes at the "
+        "default/jump-38 (vm.yaml:102:5): live update: CPU sockets 2 → 4, guest memory 8Gi → 16Gi; completes at the "
         "next migration (no workloadUpdateMethods)\nrestart impact: 0 restart required, 1 live-updated, 0 without "
         "effect on the running VM\n")
 

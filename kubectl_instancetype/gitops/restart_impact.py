@@ -189,7 +189,29 @@ def _where(found: VMImpact, doc: Document | None) -> Location | None:
     for cause in found.impact.causes:
         if cause.field:
             return doc.locate(cause.field)
+    impact = found.impact
+    for on, path, matcher in ((impact.cpu, ("domain", "cpu", "sockets"), "instancetype"),
+                              (impact.memory, ("domain", "memory", "guest"), "instancetype"),
+                              (impact.network, ("domain", "devices", "interfaces"), ""),
+                              (impact.volumes, ("volumes",), ""),
+                              (impact.placement, ("nodeSelector",), ""), (impact.placement, ("affinity",), ""),
+                              (impact.placement, ("tolerations",), "")):
+        if on and _has(doc.data, (*LIVE_TEMPLATE, *path)):
+            return doc.locate((*LIVE_TEMPLATE, *path))
+        if on and matcher and _has(doc.data, ("spec", matcher, "name")):
+            return doc.locate(("spec", matcher, "name"))
     return doc.location
+
+
+LIVE_TEMPLATE = ("spec", "template", "spec")
+
+
+def _has(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
 
 
 @dataclass(frozen=True)
