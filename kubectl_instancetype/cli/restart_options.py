@@ -88,7 +88,7 @@ def restart_views(found: Sequence[Any] | None, changes: Sequence[Any], base: str
 
 
 def restart_findings(found: Sequence[Any] | None, restart: RestartOptions, side: Any) -> tuple[ToolError, ...]:
-    """The VMs --fail-on names, as findings located at their documents."""
+    """The VMs --fail-on names, as findings at the field that decided each (else at their documents)."""
     from ..gitops.restart_impact import FAIL_ON as OUTCOMES
     from ..gitops.restart_impact import SEVERITY
     from ..gitops.restart_report import because, sentence
