@@ -22,7 +22,7 @@ ALLOWED = {
     "expand": {"api", "catalog", "config", "quantity", "records"},
     "vmi": {"api", "config", "quantity", "records"},
     "admission": {"api", "config", "packagedata", "quantity", "records", "schema"},
-    "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "quantity", "records", "vmi"},
+    "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "quantity", "records", "schema", "vmi"},
 }
 
 
