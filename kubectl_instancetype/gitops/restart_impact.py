@@ -132,8 +132,8 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
                             "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the stopped VM and what it "
                             "owns (its DataVolumes); plain kubectl apply leaves it")
         return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
-                        "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the VM and its VMI: the guest "
-                        "shuts down; plain kubectl apply leaves it running")
+                        "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the VM and its VMI, and the "
+                        "guest stops; plain kubectl apply leaves it running")
     warnings = restart_defaults.added(new.data, old.data if old else None)
     if old is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
@@ -141,10 +141,12 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), STOPPED, "not running: the change applies at the next "
                         "start", warnings)
     if stopped(new.data):  # virt-controller's syncRunStrategy stops the VMI; RestartRequired goes with it
-        return VMImpact(ns, name, source, Impact(SHUTS_DOWN), STOPPING, "HEAD halts the running VM: it shuts down "
-                        "when applied; the rest of the change applies when it starts again", warnings,
-                        location=_field(new, ("spec", "runStrategy") if "runStrategy" in (new.data.get("spec") or {})
-                                        else ("spec", "running")))
+        strategy = "runStrategy" in (new.data.get("spec") or {})
+        said = "runStrategy Halted" if strategy else "running false"
+        return VMImpact(ns, name, source, Impact(SHUTS_DOWN), STOPPING,
+                        f"HEAD sets {said}, and virt-controller stops the running VMI as soon as it is applied; the rest of "
+                        "the change applies when the VM starts again", warnings,
+                        location=_field(new, ("spec", "runStrategy" if strategy else "running")))
     if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
                         "only the instancetype/preference object changed; the VM keeps the ControllerRevision it "
