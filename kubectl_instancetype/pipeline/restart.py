@@ -386,9 +386,10 @@ def _causes(result: _Round, last: Spec, current: Spec, book: Origins, vmi: Spec)
         paths = (GUEST,)
     network = tuple(p for p in paths if any(p[:len(n)] == n for n in NETWORK_PATHS))
     out: list[Cause] = []
-    if network and not result.network_live:
+    differing = restart_network.differing(current, vmi) if network and not result.network_live else []
+    if differing:
         # the network check refused: what differs is the VMI's interface from the template's, not BASE from HEAD
-        out += [_cause(path, before, after, book) for path, before, after in restart_network.differing(current, vmi)]
+        out += [_cause(path, before, after, book) for path, before, after in differing]
         paths = tuple(p for p in paths if p not in network)
     out += [_cause(path, _at(last, path), _at(current, path), book) for path in paths]
     return tuple(out[:8])
