@@ -94,7 +94,9 @@ def text(rows: Sequence[VMImpact]) -> str:
     out = []
     for row in rows:
         out.append(f"{row.namespace}/{row.name} ({where(row)}): {sentence(row)}\n")
-        out.extend(f"  because {line}\n" for line in because(row))
+        located = [*row.cause_locations, *([None] * len(row.impact.causes))]
+        out.extend(f"  because {line}" + (f" [{located[i]}]" if located[i] is not None else "") + "\n"
+                   for i, line in enumerate(because(row)))
         out.extend(f"  warning: {w}\n" for w in row.warnings)
         out.extend(f"  note: {n}\n" for n in row.impact.notes)
     out.append(f"restart impact: {count_line(summary(rows))}\n")
