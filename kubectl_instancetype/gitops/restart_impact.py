@@ -144,8 +144,8 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         strategy = "runStrategy" in (new.data.get("spec") or {})
         said = "runStrategy Halted" if strategy else "running false"
         return VMImpact(ns, name, source, Impact(SHUTS_DOWN), STOPPING,
-                        f"HEAD sets {said}, and virt-controller stops the running VMI as soon as it is applied; the rest of "
-                        "the change applies when the VM starts again", warnings,
+                        f"HEAD sets {said}, and virt-controller stops the running VMI as soon as it is applied; the "
+                        "rest of the change applies when the VM starts again", warnings,
                         location=_field(new, ("spec", "runStrategy" if strategy else "running")))
     if old.data == new.data and not restart.expanded_at_start(old.data, base.config):
         return VMImpact(ns, name, source, Impact(NO_CHANGE), CATALOG_ONLY,
