@@ -120,3 +120,13 @@ def test_n14_one_wording_for_a_start_time_value() -> None:
 
     path = restart_defaults.MAX_SOCKETS
     assert restart_defaults.message(path, 8, True) == restart_defaults.message(path, 8, False)
+
+
+def test_removed_bridge_nic_names_the_hot_unplug() -> None:
+    """A bridge NIC removed from a running VM requires a restart; kept with state: absent it is unplugged live
+    (testdata/restart-nic-removed: conformance-restart net-remove-0000's BASE, the interface and network deleted)."""
+    answer = as_json(ROOT / "restart-nic-removed", "--no-builtin-catalog", "--base", "base.yaml", "head.yaml")
+    cause = answer["vms"][0]["causes"][0]
+    assert (answer["outcome"], cause["path"]) == ("restart-required", "spec.template.spec.domain.devices.interfaces[1]")
+    assert cause["fix"] == ("keep interface `blue` with `state: absent` instead of removing it: then it is unplugged "
+                            "live")

@@ -398,19 +398,27 @@ def _causes(result: _Round, last: Spec, current: Spec, book: Origins, vmi: Spec)
 def _cause(path: Path, before: Any, after: Any, book: Origins) -> Cause:
     origin = origin_at(book.as_mapping(), path)
     source = origin.source if origin else ""
-    fix = _fix(path, after, source)
+    fix = _fix(path, before, after, source)
     # the field to change: the interface the fix goes on, else the matcher whose object supplies the value
-    field = (*TEMPLATE_PATH, *path[:4]) if fix else MATCHER_NAME.get(source, (*TEMPLATE_PATH, *path))
+    field = (*TEMPLATE_PATH, *path[:4]) if fix and after is not None else \
+        (*TEMPLATE_PATH, *path[:3]) if fix else MATCHER_NAME.get(source, (*TEMPLATE_PATH, *path))
     return Cause(field_path((*TEMPLATE_PATH, *path)), before, after, origin.text() if origin else "the VirtualMachine",
                  field, fix)
 
 
-def _fix(path: Path, after: Any, source: str) -> str:
-    """KubeVirt's rule for a NIC field the expansion adds (kubevirt#18955): the synchronizer hot-plugs the
-    interface as the VM writes it, so a value only the preference supplies differs from the VMI's; written in
-    the VM, the hot-plugged interface has it too."""
-    if source in MATCHER_NAME and len(path) == 5 and path[:3] == NETWORK_PATHS[0] and after is not None:
+def _fix(path: Path, before: Any, after: Any, source: str) -> str:
+    """The change that makes a refused NIC change live, by KubeVirt's rules: a NIC field the expansion adds
+    (kubevirt#18955: the synchronizer hot-plugs the interface as the VM writes it, so a value only the preference
+    supplies differs from the VMI's; written in the VM, the hot-plugged interface has it too); a bridge or SR-IOV
+    interface removed (the network synchronizer unplugs one marked ``state: absent``, pkg/network/controllers)."""
+    if path[:3] != NETWORK_PATHS[0]:
+        return ""
+    if source in MATCHER_NAME and len(path) == 5 and after is not None:
         return f"write `{path[4]}: {after}` on this interface in the VM: then it is live"
+    if len(path) == 4 and after is None and isinstance(before, dict) and (
+            before.get("bridge") is not None or before.get("sriov") is not None):
+        return (f"keep interface `{before.get('name')}` with `state: absent` instead of removing it: then it is "
+                "unplugged live")
     return ""
 
 
