@@ -121,3 +121,21 @@ def test_the_diff_table_is_the_teams_restart_gate(table: str, status: int, tmp_p
     assert got == status, err
     assert ("restart impact:" in out) == bool(table)
     assert ("VirtualMachine apps/web:" in err) == ("fail-on: restart" in table)  # the gate's finding
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[project]\nname = "x"\n\n[tool.kubectl-instancetype]\nnamespace = "apps"\ncatalogue = ["x"]\n',
+     "pyproject.toml:6:1: error: unknown setting 'catalogue' (did you mean 'catalog' or 'catalogs'?"),
+    ('[tool.kubectl-instancetype.diff]\nrestart-impact = true\n  fail-on = "restrat"\n',
+     "pyproject.toml:3:3: error: diff.fail-on: must be one of restart, live, error (it is 'restrat')"),
+    ('[tool.kubectl-instancetype]\ndiff = {restart-impact = "yes"}\n',  # an inline table: the line that holds it
+     "pyproject.toml:2:1: error: diff.restart-impact: must be true or false (it is 'yes')"),
+    ('[tool."kubectl-instancetype"]\nnamespace = 1\n',
+     "pyproject.toml:2:1: error: namespace: must be a string (it is a number)"),
+])
+def test_a_pyproject_mistake_is_located_too(text: str, message: str, tmp_path: Path) -> None:
+    """tomllib keeps no positions: the key's line is found in the text (cli/tomlkeys.py)."""
+    (tmp_path / "pyproject.toml").write_text(text)
+    out, err, status = invoke_cli(["render", "-f", "vm.yaml"], tmp_path)
+    assert (status, out) == (2, "")
+    assert err.splitlines()[-1].startswith(f"Error: {message}"), err

@@ -113,10 +113,12 @@ Locate = Callable[[tuple[str, ...]], str]
 def read(path: Path) -> tuple[dict[str, Any], Locate]:
     """The settings table of the config file ``path``, and where a key of it is (``path:line:col``)."""
     if path.name == PYPROJECT:
+        from .tomlkeys import locator
+
         table = _tool(path, _pyproject(path)).get(TABLE, {})
         if not isinstance(table, dict):
             raise UsageError(f"{path}: error: tool.{TABLE}: must be a table of settings")
-        return table, lambda _key: str(path)
+        return table, locator(str(path), _text(path), ("tool", TABLE))
     try:
         docs = load_stream(_text(path), str(path), DEFAULT_LIMITS)
     except InputError as exc:
