@@ -139,3 +139,16 @@ def test_a_pyproject_mistake_is_located_too(text: str, message: str, tmp_path: P
     out, err, status = invoke_cli(["render", "-f", "vm.yaml"], tmp_path)
     assert (status, out) == (2, "")
     assert err.splitlines()[-1].startswith(f"Error: {message}"), err
+
+
+def test_fail_on_without_restart_impact_names_the_table(tmp_path: Path) -> None:
+    """The usage error of --fail-on without --restart-impact says the config file set it, not the user."""
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "vm.yaml").write_text(VM.format(devices="{}"))
+    (tmp_path / ".kubectl-instancetype.yaml").write_text("diff:\n  fail-on: restart\n")
+    _out, err, status = invoke_cli(["diff", "--base", "old", "new"], tmp_path)
+    assert status == 2 and err.splitlines()[-1].endswith(
+        "go with --restart-impact (the config file's diff table sets fail-on: add restart-impact: true there too)")
+    _out, err, status = invoke_cli(["diff", "--base", "old", "new", "--config", "", "--fail-on", "live"], tmp_path)
+    assert status == 2 and err.splitlines()[-1].endswith("go with --restart-impact")
