@@ -59,15 +59,18 @@ def test_no_input_is_spliced_into_a_shell_script() -> None:
             found = re.fullmatch(r'"\$GITHUB_ACTION_PATH/ci/github/action" (\w+)', step["run"])
             assert found, step["run"]
             subcommands.append(found.group(1))
-    assert subcommands == ["install", "check", "comment"]
+    assert subcommands == ["install", "check", "comment", "gate"]
     unknown = subprocess.run([str(SCRIPT), "--write"], capture_output=True, text=True, timeout=60)
     assert unknown.returncode == 2 and "usage:" in unknown.stderr
 
 
 def test_comment_step_runs_on_pull_requests_only() -> None:
     steps = {step.get("id"): step for step in action()["runs"]["steps"]}
-    assert "github.event_name == 'pull_request'" in steps["comment"]["if"]
-    assert steps["comment"]["env"]["KIT_BASE"] == "${{ github.event.pull_request.base.sha }}"
+    for name in ("comment", "gate"):
+        assert "github.event_name == 'pull_request'" in steps[name]["if"]
+        assert steps[name]["env"]["KIT_BASE"] == "${{ github.event.pull_request.base.sha }}"
+    assert "inputs.fail-on != ''" in steps["gate"]["if"]  # no fail-on, no gate
+    assert steps["gate"]["env"]["KIT_FAIL_ON"] == "${{ inputs.fail-on }}"
     assert "if" not in steps["check"]  # the check always runs and decides the job
 
 
@@ -407,3 +410,63 @@ def test_comment_with_restart_impact(repo: Path, tmp_path: Path, github: tuple[s
     assert body.startswith(MARKER) and "### Will this restart running VMs?" in body
     wrong = step("comment", repo, {**environment, "KIT_RESTART_IMPACT": "yes"})
     assert wrong.returncode == 2 and "restart-impact must be true or false, not 'yes'" in wrong.stderr
+
+
+def test_the_base_fetching_is_documented() -> None:
+    """That the action fetches the base commit itself (a shallow checkout is enough) is said where a user
+    reads: the comment and fail-on inputs, and the README's section."""
+    inputs = action()["inputs"]
+    assert "fetches that one commit itself" in inputs["comment"]["description"]
+    assert "fetched as for comment" in inputs["fail-on"]["description"]
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### GitHub Actions"):readme.index("### GitLab CI")]
+    assert "fetch-depth" in section and "fail-on" in section
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("level", "status"), [("restart", 1), ("live", 1), ("error", 0)])
+def test_gate_fails_the_job_on_the_restart_impact(level: str, status: int, repo: Path, tmp_path: Path) -> None:
+    """A pull request that turns off the serial console (not live-updatable: RestartRequired) fails fail-on
+    restart and live, with an annotation at the VM's file; fail-on error lets it through. The base commit is
+    fetched into a one-commit-deep clone, as for the comment."""
+    base = git(repo, "rev-parse", "HEAD")
+    git(repo, "checkout", "-q", "-b", "pr")
+    vm = repo / "vms" / "web.yaml"
+    vm.write_text(vm.read_text().replace("devices: {}", "devices: {autoattachSerialConsole: false}"))
+    git(repo, "commit", "-qam", "pr")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth=1", "--branch=pr", f"file://{repo}", str(clone))
+    done = step("gate", clone, runner_env(tmp_path, paths="vms", base=base, fail_on=level))
+    assert done.returncode == status, done.stderr
+    assert ("::error file=vms/web.yaml," in done.stdout + done.stderr) == bool(status)
+
+
+@pytest.mark.slow
+def test_gate_leaves_the_level_to_diff(repo: Path, tmp_path: Path) -> None:
+    base = git(repo, "rev-parse", "HEAD")
+    wrong = step("gate", repo, runner_env(tmp_path, paths="vms", base=base, fail_on="--write"))
+    assert wrong.returncode == 2 and "Invalid value for '--fail-on': '--write' is not one of" in wrong.stderr
+    empty = step("gate", repo, runner_env(tmp_path, paths="vms", base=base, fail_on=""))
+    assert empty.returncode == 2 and "fail-on is empty" in empty.stderr
+
+
+@pytest.mark.slow
+def test_comment_when_the_config_file_sets_fail_on(repo: Path, tmp_path: Path,
+                                                  github: tuple[str, type[GitHubAPI]]) -> None:
+    """diff's exit 0 under the config's fail-on says only that no VM reaches the level: a change that restarts
+    nothing is still commented, and no change still makes no comment."""
+    url, api = github
+    (repo / ".kubectl-instancetype.yaml").write_text("diff:\n  restart-impact: true\n  fail-on: error\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "config")
+    base = git(repo, "rev-parse", "HEAD")
+    (tmp_path / "event.json").write_text(json.dumps({"pull_request": {"number": 7}}))
+    environment = {**runner_env(tmp_path, paths="vms", base=base), "GITHUB_API_URL": url,
+                   "GITHUB_EVENT_PATH": str(tmp_path / "event.json"), "GITHUB_TOKEN": "test-token"}
+    unchanged = step("comment", repo, environment)
+    assert unchanged.returncode == 0 and [c["body"] for c in api.comments] == ["LGTM"], unchanged.stderr
+    vm = repo / "vms" / "web.yaml"
+    vm.write_text(vm.read_text().replace("devices: {}", "devices: {autoattachSerialConsole: false}"))
+    done = step("comment", repo, environment)
+    assert done.returncode == 0, done.stderr
+    assert len(api.comments) == 2 and "autoattachSerialConsole" in api.comments[-1]["body"]

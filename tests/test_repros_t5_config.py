@@ -91,7 +91,8 @@ def test_w5_a_mistake_in_any_table_fails_every_command_alike(tmp_path: Path) -> 
         _out, err, status = cli([command, "-f", "vm.yaml"], tmp_path)
         assert status == 2
         assert last(err).startswith("Error: .kubectl-instancetype.yaml:3:3: error: unknown setting "
-                                    "'render.ouput-format' (known: accept-removed-versions, arch, ")
+                                    "'render.ouput-format' (did you mean 'output-format' or 'output-dir'? known: "
+                                    "accept-removed-versions, arch, ")
     (tmp_path / ".kubectl-instancetype.yaml").write_text("diff: strict\n")
     assert last(cli(["render", "-f", "vm.yaml"], tmp_path)[1]) == (
         "Error: .kubectl-instancetype.yaml:1:1: error: diff: must be a mapping of settings for the diff command")

@@ -92,7 +92,8 @@ def base_revision(base: str | None) -> str:
     inside = _git("rev-parse", "--is-inside-work-tree")
     if inside.returncode or inside.stdout.strip() != "true":
         raise click.UsageError("not in a git repository: diff compares the expansions with those of a git revision; "
-                               "run it in a repository (or use render to see the expansions)")
+                               "run it in a repository, or compare two files or directories with --base OLD NEW "
+                               "(diff --base old.yaml new.yaml)")
     for branch in DEFAULT_BRANCHES:
         if _git("rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}").returncode == 0:
             return git("merge-base", "HEAD", branch).strip()

@@ -30,7 +30,8 @@ from .jqrun import JqRunner
 from .options import CatalogOptions, InputOptions, catalog_options, input_options, load
 from .report import report
 
-FORMATS = ("text", "json", "argocd", "argocd-cm", "flux", "argocd-health")
+FORMATS = ("text", "json", "argocd", "argocd-cm", "flux", "argocd-health", "flux-health")
+HEALTH = ("argocd-health", "flux-health")  # outputs that need no input
 
 
 @click.command(epilog=exit_codes_help("drift that no --against rule covers (text and json output)"),
@@ -42,7 +43,9 @@ FORMATS = ("text", "json", "argocd", "argocd-cm", "flux", "argocd-health")
               help="text or json: each VM's drift; argocd: an Application's spec.ignoreDifferences (a merge patch, "
                    "one rule per VM); argocd-cm: the argocd-cm ConfigMap with what every VM drifts in; flux: a "
                    "HelmRelease's spec.driftDetection; argocd-health: the argocd-cm health check for VirtualMachines "
-                   "that reports RestartRequired=True as Degraded (needs no input). Each prints one YAML document.")
+                   "(Argo CD's, plus RestartRequired=True as Degraded), a merge patch of argocd-cm; flux-health: a "
+                   "Kustomization's spec.healthCheckExprs (CEL) for VMs and VMIs with the same answers. The health "
+                   "outputs need no input. Each prints one YAML document, its comment saying where it goes.")
 @click.option("--against", "against", multiple=True, type=click.Path(dir_okay=False),
               help="An Argo CD Application (or its ignoreDifferences), argocd-cm ConfigMap or Flux HelmRelease whose "
                    "rules are in use, applied as Argo CD and Flux apply them: drift they cover is not reported as "
@@ -65,12 +68,14 @@ def drift(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions
       kubectl instancetype drift -f vms/ -R -o argocd-cm > argocd-cm-patch.yaml
       kubectl instancetype drift -f vms/ -R --against argocd/application.yaml   # exit 1: uncovered drift
       kubectl instancetype drift -f vms/ -R -o flux
-      kubectl instancetype drift -o argocd-health > argocd-cm-health.yaml   # RestartRequired shows Degraded
+      kubectl instancetype drift -o argocd-health > health.yaml   # RestartRequired shows Degraded
+      kubectl patch configmap argocd-cm -n argocd --type merge --patch-file health.yaml
+      kubectl instancetype drift -o flux-health   # paste under the Kustomization's spec
     """
-    if output == "argocd-health":
-        from ..gitops.argocd_health import health_configmap
-
-        click.echo(dump_yaml(health_configmap()), nl=False)
+    if output in HEALTH:
+        if paths or inputs.filenames or against:
+            raise click.UsageError(f"-o {output} prints a health check for every VM: it reads no input")
+        click.echo(_health(output), nl=False)
         return
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
@@ -123,6 +128,17 @@ ARGOCD_CM_HEADER = """\
 # Merge it into argocd-cm: kubectl patch configmap argocd-cm -n argocd --patch-file FILE, or a
 # kustomize patch (kubectl apply would replace argocd-cm's other settings).
 """
+
+
+def _health(output: str) -> str:
+    """The Argo CD or Flux health check, with the comment that says how to merge it."""
+    if output == "argocd-health":
+        from ..gitops import argocd_health
+
+        return argocd_health.HEADER + dump_yaml(argocd_health.health_patch())
+    from ..gitops import flux_health
+
+    return flux_health.HEADER + dump_yaml(flux_health.kustomization_patch())
 
 
 def _value(value: Any) -> str:

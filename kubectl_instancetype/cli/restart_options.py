@@ -55,13 +55,27 @@ def restart_options(func: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, restart_impact: bool, vmi_migratable: bool, vmi_arch: str | None,
                 fail_on: str | None, **kwargs: Any) -> Any:
         if not restart_impact and (fail_on or vmi_arch or not vmi_migratable):
-            raise click.UsageError("--fail-on, --vmi-arch and --vmi-not-migratable go with --restart-impact")
+            raise click.UsageError("--fail-on, --vmi-arch and --vmi-not-migratable go with --restart-impact"
+                                   f"{_from_config('fail_on', 'vmi_arch', 'vmi_migratable')}")
         facts = VMIFacts(vmi_migratable, vmi_arch or "")
         return func(*args, restart=RestartOptions(restart_impact, facts, fail_on), **kwargs)
 
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
     return _carry(func, wrapper)
+
+
+def _from_config(*names: str) -> str:
+    """Where the options ``names`` were set, when the config file's table set one of them: else the message
+    would name options the user never typed."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return ""
+    given = [n for n in names if ctx.get_parameter_source(n) == click.core.ParameterSource.DEFAULT_MAP]
+    if not given:
+        return ""
+    keys = ", ".join(n.replace("_", "-") for n in given)
+    return f" (the config file's {ctx.command.name} table sets {keys}: add restart-impact: true there too)"
 
 
 def _carry(func: Any, wrapper: Any) -> Any:

@@ -7,6 +7,8 @@ dashes (``catalog``, ``kubevirt-config``, ``kubevirt-version``, ``arch``, ``excl
 ``validate``, ``builtin-catalog``, ``output-format``, …), each of one type; a key named after a command whose
 value is a mapping (``render:``, ``validate:``) holds settings for that command only, and the other commands
 ignore it (``validate: strict`` is the ``--validate`` mode, ``validate: {…}`` the validate command's table).
+A command's table also takes every long option of that command, checked as the command line checks it
+(``diff: {restart-impact: true, fail-on: restart}``; :mod:`.tables`).
 Flags given on the command line win, before the command or after it. Paths (``catalog``,
 ``kubevirt-config``) are relative to the file; URLs stay as they are. A mistake anywhere in the file (an
 unknown key, a wrong type, a second document) is a usage error naming the file, whichever command runs.
@@ -111,10 +113,12 @@ Locate = Callable[[tuple[str, ...]], str]
 def read(path: Path) -> tuple[dict[str, Any], Locate]:
     """The settings table of the config file ``path``, and where a key of it is (``path:line:col``)."""
     if path.name == PYPROJECT:
+        from .tomlkeys import locator
+
         table = _tool(path, _pyproject(path)).get(TABLE, {})
         if not isinstance(table, dict):
             raise UsageError(f"{path}: error: tool.{TABLE}: must be a table of settings")
-        return table, lambda _key: str(path)
+        return table, locator(str(path), _text(path), ("tool", TABLE))
     try:
         docs = load_stream(_text(path), str(path), DEFAULT_LIMITS)
     except InputError as exc:
@@ -152,20 +156,53 @@ def default_map(path: Path, command: str) -> dict[str, Any]:
         if not isinstance(settings, dict):
             raise UsageError(f"{locate((name,))}: error: {name}: must be a mapping of settings for the {name} "
                              f"command")
-        params = _params(path, settings, (name,), locate)
+        params = _params(path, settings, (name,), locate, _options(name))
         if name == command:
             own = params
     return {**common, **own}
 
 
-def _params(path: Path, table: dict[str, Any], within: tuple[str, ...], locate: Locate) -> dict[str, Any]:
+def _options(name: str) -> dict[str, Any]:
+    """The keys the table of the command ``name`` accepts besides the common settings: its options
+    (:mod:`.tables`)."""
+    from . import tables
+
+    found = tables.command(name)
+    return {k: v for k, v in tables.settings(found).items() if k not in KEYS} if found is not None else {}
+
+
+def _unknown(key: str, within: tuple[str, ...], known: list[str]) -> str:
+    """The unknown-setting message: the close spellings first, then every key the place accepts."""
+    import difflib
+
+    near = difflib.get_close_matches(key, known, n=2)
+    hint = f"did you mean {' or '.join(repr(n) for n in near)}? " if near else ""
+    tables = "" if within else f"; tables: {', '.join(sorted(commands()))}"
+    return (f"unknown setting {'.'.join((*within, key))!r} ({hint}known: {', '.join(known)}{tables})")
+
+
+def _params(path: Path, table: dict[str, Any], within: tuple[str, ...], locate: Locate,
+            options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The parameters ``table`` sets: the common settings (:data:`KEYS`) and, in a command's table, that
+    command's ``options``."""
+    from . import tables
+
     out: dict[str, Any] = {}
+    options = options or {}
     for key, value in table.items():
         name = str(key).replace("_", "-")
+        if name in options:
+            try:
+                out[options[name].param] = tables.value(options[name], value, lambda p: _path(path, p))
+            except ValueError as exc:
+                got = f" (it is {value!r})" if isinstance(value, str | int | float) and not isinstance(value, bool) \
+                    else _got(value, name)
+                raise UsageError(f"{locate((*within, key))}: error: {'.'.join((*within, name))}: must be {exc}"
+                                 f"{got}") from None
+            continue
         if name not in KEYS:
-            known = ", ".join(sorted(KEYS))
-            raise UsageError(f"{locate((*within, key))}: error: unknown setting {'.'.join((*within, str(key)))!r} "
-                             f"(known: {known}; tables: {', '.join(sorted(commands()))})")
+            raise UsageError(f"{locate((*within, key))}: error: "
+                             f"{_unknown(str(key), within, sorted({*KEYS, *options}))}")
         param, is_path, kind = KEYS[name]
         checked = _checked(value, kind)
         if checked is None:
