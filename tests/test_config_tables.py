@@ -59,12 +59,12 @@ def test_restart_impact_and_fail_on_from_the_diff_table() -> None:
     assert command is not None
     keys = tables.settings(command)
     assert {"restart-impact", "fail-on", "vmi-migratable", "vmi-arch", "format", "base"} <= set(keys)
-    assert keys["fail-on"].kind.startswith("one of restart, live, error")
+    assert keys["fail-on"].kind.startswith("one of live, restart, stop, error")
 
 
 @pytest.mark.parametrize(("text", "message"), [
     ("diff:\n  fail-on: restrat\n",
-     ".kubectl-instancetype.yaml:2:3: error: diff.fail-on: must be one of restart, live, error (it is 'restrat')"),
+     ".kubectl-instancetype.yaml:2:3: error: diff.fail-on: must be one of live, restart, stop, error (it is 'restrat')"),
     ("diff:\n  restart-impact: 'yes'\n",
      ".kubectl-instancetype.yaml:2:3: error: diff.restart-impact: must be true or false (it is 'yes')"),
     ("diff:\n  restart-impact: null\n",
@@ -127,7 +127,7 @@ def test_the_diff_table_is_the_teams_restart_gate(table: str, status: int, tmp_p
     ('[project]\nname = "x"\n\n[tool.kubectl-instancetype]\nnamespace = "apps"\ncatalogue = ["x"]\n',
      "pyproject.toml:6:1: error: unknown setting 'catalogue' (did you mean 'catalog' or 'catalogs'?"),
     ('[tool.kubectl-instancetype.diff]\nrestart-impact = true\n  fail-on = "restrat"\n',
-     "pyproject.toml:3:3: error: diff.fail-on: must be one of restart, live, error (it is 'restrat')"),
+     "pyproject.toml:3:3: error: diff.fail-on: must be one of live, restart, stop, error (it is 'restrat')"),
     ('[tool.kubectl-instancetype]\ndiff = {restart-impact = "yes"}\n',  # an inline table: the line that holds it
      "pyproject.toml:2:1: error: diff.restart-impact: must be true or false (it is 'yes')"),
     ('[tool."kubectl-instancetype"]\nnamespace = 1\n',
