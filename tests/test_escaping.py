@@ -191,7 +191,7 @@ def _tree(root: Path, hostile: str) -> None:
     (root / "tpl.yaml").write_text(_stream(template), encoding="utf-8")
 
 
-def _terminal(text: str, where: str, github: bool = False) -> None:
+def inert_terminal(text: str, where: str, github: bool = False) -> None:
     """No control character, no ``##[``, no line a runner reads as a command but the tool's own annotations."""
     found = FORBIDDEN.search(text)
     assert found is None, f"{where}: raw {found.group()!r} in {text!r}"
@@ -201,7 +201,7 @@ def _terminal(text: str, where: str, github: bool = False) -> None:
             assert github and OUR_ANNOTATION.fullmatch(line), f"{where}: a workflow command {line!r}"
 
 
-def _pipes(row: str) -> int:
+def pipes(row: str) -> int:
     """The ``|`` a GFM table splits ``row`` on (not backslash-escaped)."""
     count, escaped = 0, False
     for char in row:
@@ -210,7 +210,7 @@ def _pipes(row: str) -> int:
     return count
 
 
-def _markdown(text: str, where: str) -> None:
+def inert_markdown(text: str, where: str) -> None:
     parser = MarkdownIt("commonmark").enable("table")
     tokens = parser.parse(text)
     for index, token in enumerate(tokens):
@@ -228,7 +228,7 @@ def _markdown(text: str, where: str) -> None:
             assert not kinds & {"html_inline", "image", "link_open"}, f"{where}: {kinds} in {token.content!r}"
             assert not MENTION.search(said), f"{where}: a mention in {token.content!r}"
     rows = [line for line in text.split("\n") if line.startswith("| ")]
-    assert all(_pipes(row) == 7 for row in rows), f"{where}: a table row split: {rows}"
+    assert all(pipes(row) == 7 for row in rows), f"{where}: a table row split: {rows}"
 
 
 def _report(fmt: str, text: str, where: str) -> None:
@@ -238,7 +238,7 @@ def _report(fmt: str, text: str, where: str) -> None:
         json.loads(text)
         assert '"markdown"' not in text, f"{where}: a markdown message field that nothing escapes"
     else:
-        _terminal(text, where, github=fmt == "github")
+        inert_terminal(text, where, github=fmt == "github")
 
 
 def _run(root: Path, args: list[str], fmt: str, view: str = "") -> None:
@@ -247,13 +247,13 @@ def _run(root: Path, args: list[str], fmt: str, view: str = "") -> None:
     junit = [] if args[0] == "drift" else ["--junit-xml", "junit.xml"]  # drift has no test cases
     out, err, status = invoke_cli([*args, "--output-format", fmt, "--output-file", "report.out", *junit], root)
     assert status in (0, 1, 3), f"{where}: exit {status}: {err[-2000:]}"
-    _terminal(err, f"{where} stderr")
+    inert_terminal(err, f"{where} stderr")
     if view == "markdown":
-        _markdown(out, where)
+        inert_markdown(out, where)
     elif view == "json":
         json.loads(out)
     elif view == "text":
-        _terminal(out, f"{where} stdout")
+        inert_terminal(out, f"{where} stdout")
     report = root / "report.out"
     if report.exists():
         _report(fmt, report.read_text(encoding="utf-8"), where)
