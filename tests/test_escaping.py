@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import invoke_cli
+from conftest import invoke_cli, load_script
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
@@ -129,6 +129,16 @@ def test_clip_is_a_hard_cap_that_closes_what_it_cuts() -> None:
     out = md.clip(text, 300, "\ncut\n")
     assert len(out) <= 300 and out.endswith("```\n\n</details>\n\ncut\n")
     assert md.clip("short\n", 300, "cut") == "short\n"
+
+
+def test_the_pr_comment_script_cuts_a_long_comment_at_a_line() -> None:
+    """ci/github/pr-comment cuts a comment GitHub would refuse as clip does: a code span cut open would let the rest
+    of its line (a manifest's value) be Markdown."""
+    script = load_script(Path(__file__).resolve().parent.parent / "ci" / "github" / "pr-comment", "pr_comment")
+    body = "head\n<details>\n<summary>x</summary>\n\n" + "- because `x <img src=https://e.example/p.png>`\n" * 2000
+    out = script.with_marker(body * 2)
+    assert len(out) <= script.LIMIT and out.endswith("\n</details>\n\n\n… cut: the whole diff is in the job's log.\n")
+    inert_markdown(out, "pr-comment")
 
 
 # --- every command, every reporter ---------------------------------------------------------------------------------
