@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from kubectl_instancetype.escape import markdown as md
-from kubectl_instancetype.escape import workflow, xml
+from kubectl_instancetype.escape import sarif, workflow, xml
 from kubectl_instancetype.escape.terminal import lines, one_line
 
 FRAGMENTS = (
@@ -122,6 +122,14 @@ def test_xml_text_has_no_character_xml_forbids() -> None:
     escaped = xml.text("Always\x01\x0b\ufffe\udc80\n")
     assert escaped == "Always\\x01\\x0b\\ufffe\\udc80\n"
     ET.fromstring(f"<a b={json.dumps(escaped)}>{escaped}</a>")
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("disks[0].Name 'a' not found", "disks[0].Name 'a' not found"),
+    ("Invalid RunStrategy ([approved](https://evil.example))", "Invalid RunStrategy (\\[approved\\](https://evil.example))"),
+])
+def test_a_sarif_message_holds_no_embedded_link(value: str, message: str) -> None:
+    assert sarif.text(value) == message
 
 
 def test_clip_is_a_hard_cap_that_closes_what_it_cuts() -> None:
@@ -245,8 +253,11 @@ def _report(fmt: str, text: str, where: str) -> None:
     if fmt == "junit":
         ET.fromstring(text.encode("utf-8"))
     elif fmt in ("json", "sarif"):
-        json.loads(text)
+        log = json.loads(text)
         assert '"markdown"' not in text, f"{where}: a markdown message field that nothing escapes"
+        if fmt == "sarif":
+            for result in log["runs"][0]["results"]:
+                assert not re.search(r"(?<!\\)\]\s*\(", result["message"]["text"]), f"{where}: a link in SARIF"
     else:
         inert_terminal(text, where, github=fmt == "github")
 
