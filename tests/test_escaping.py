@@ -100,6 +100,7 @@ def test_a_table_cell_never_splits() -> None:
     ("a ##[warning]x", "a #\\x23[warning]x"),
     ("\u202eevil", "\\u202eevil"),
     ("\x9b31m", "\\x9b31m"),
+    ("a\udcffb", "a\\udcffb"),
 ])
 def test_terminal_text_is_one_inert_line(value: str, line: str) -> None:
     assert one_line(value) == line
