@@ -2,13 +2,14 @@
 
 A hostile string (backtick runs, ``</details>``, ``<img>``, ``@mentions``, blank lines, ``::notice`` workflow
 commands, ESC sequences, U+0001, ``|``, ``]]>``, emoji, bidi overrides, ...) is put into a VM's field values
-(``firmware.serial`` and ``cpu.model``, restart causes), its runStrategy and label (refusals quoting them), the name
-of its instancetype (not found), the name of a VM, a file name and a template's parameter values, then ``render``,
-``validate``, ``diff`` (with and without ``--restart-impact``), ``drift`` and ``validate --param-sets`` run with
-each report format. Checks: the Markdown parses (CommonMark with GFM tables) with no HTML, heading, image, link
-or mention the comment did not write itself and one table row per line; no output line is a workflow command
-unless it is one of the tool's own annotations; text carries no control character; JUnit parses as XML; JSON
-and SARIF parse as JSON. Few examples, derandomized: the suite's budget is small.
+(``firmware.serial`` and ``cpu.model``, restart causes), its runStrategy and label (refusals quoting them), the
+names of its instancetype and preference (not found), the name of a VM and of an instancetype, a file name and a
+template's parameter values, then ``render``, ``validate``, ``diff`` (with and without ``--restart-impact``),
+``drift`` and ``validate --param-sets`` run with each report format. Checks: the Markdown parses (CommonMark with
+GFM tables) with no HTML, heading, image, link or mention the comment did not write itself and one table row per
+line; no output line is a workflow command unless it is one of the tool's own annotations; text carries no control
+character; JUnit parses as XML; JSON and SARIF parse as JSON (SARIF messages with no embedded link). Few examples,
+derandomized: the suite's budget is small.
 """
 
 from __future__ import annotations
@@ -188,8 +189,10 @@ def _file_name(value: str) -> str:
 
 def _tree(root: Path, hostile: str) -> None:
     """BASE (``base.yaml``) and HEAD (``head/``): each VM of HEAD carries ``hostile`` in one place."""
+    two_gi = {"memory": {"guest": "2Gi"}}  # what the preference asks for
     base = [_vm("web-serial", {"firmware": {"serial": "sn-0"}}), _vm("web-model"), _vm("web-run"),
-            _vm("web-it", instancetype={"name": "u1.small"}), _vm("web-label")]
+            _vm("web-it", instancetype={"name": "u1.small"}), _vm("web-pref", two_gi, preference={"name": "fedora"}),
+            _vm("web-label")]
     (root / "base.yaml").write_text(_stream(*base), encoding="utf-8")
     head = root / "head"
     head.mkdir()
@@ -199,8 +202,12 @@ def _tree(root: Path, hostile: str) -> None:
         _vm("web-model", {"cpu": {"sockets": 1, "cores": 1, "model": hostile}}),
         _vm("web-run", runStrategy=hostile),
         _vm("web-it", instancetype={"name": hostile}),
+        _vm("web-pref", two_gi, preference={"name": hostile}),
         _vm("web-label", labels={"team": hostile}, annotations={"note": hostile}),
         _vm(hostile)), encoding="utf-8")
+    instancetype = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineInstancetype",
+                    "metadata": {"name": hostile}, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}}
+    (head / "catalog.yaml").write_text(_stream(instancetype), encoding="utf-8")
     template = {
         "apiVersion": "template.kubevirt.io/v1beta1", "kind": "VirtualMachineTemplate",
         "metadata": {"name": "tpl", "annotations": {
