@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .escape.terminal import one_line
 from .records import dataclass
 
 EXIT_OK = 0
@@ -79,16 +80,6 @@ class ToolError(Exception):
         clone.args = self.args
         clone.notes = (*self.notes, *notes)
         return clone
-
-
-_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, 0x85)} | {
-    ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", 0x2028: "\\u2028", 0x2029: "\\u2029",
-}
-
-
-def one_line(text: str) -> str:
-    """``text`` with control characters and line separators escaped, so a message stays on one line."""
-    return text.translate(_ESCAPES)
 
 
 @dataclass(frozen=True)

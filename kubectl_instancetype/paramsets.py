@@ -18,6 +18,7 @@ from typing import Any
 from .catalog import Catalog
 from .config import ClusterConfig
 from .errors import InputError, ToolError
+from .escape.terminal import one_line
 from .records import dataclass
 from .render import Options, render
 from .schema.server import Options as ValidateOptions
@@ -118,10 +119,11 @@ def _kubevirt(problem: ToolError) -> str:
 def table(name: str, verdicts_: list[Verdict]) -> list[str]:
     """The lines of one template's table."""
     admitted = sum(v.admitted for v in verdicts_)
-    lines = [f"{name}: {len(verdicts_)} parameter sets, {admitted} admitted, {len(verdicts_) - admitted} refused"]
+    lines = [one_line(f"{name}: {len(verdicts_)} parameter sets, {admitted} admitted, "
+                      f"{len(verdicts_) - admitted} refused")]
     for verdict in verdicts_:
         values = " ".join(f"{k}={v}" for k, v in verdict.values.items()) or "(defaults)"
-        lines.append(f"  {'admitted' if verdict.admitted else 'refused '}  {values}")
+        lines.append(f"  {'admitted' if verdict.admitted else 'refused '}  {one_line(values)}")
         if not verdict.admitted:
-            lines.append(f"            {verdict.refusal}")
+            lines.append(f"            {one_line(verdict.refusal)}")
     return lines

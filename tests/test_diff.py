@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from conftest import TESTDATA
 
 from kubectl_instancetype.cli import main_group
-from kubectl_instancetype.gitops.report import fence
+from kubectl_instancetype.escape.markdown import fence
 
 GOLDENS = TESTDATA / "gitops" / "diff"
 ARGS = ["vms", "--catalog", "catalog", "--no-builtin-catalog", "--base", "main"]

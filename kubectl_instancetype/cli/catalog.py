@@ -17,6 +17,7 @@ from ..api.names import CLUSTER_KINDS
 from ..catalog.listing import BUILTIN_SOURCE, Listed, listed, pick, resolve_kind, resource_name, selected, table
 from ..catalog.selector import parse_selector
 from ..errors import EXIT_FINDINGS, ToolError, UsageError
+from ..escape.terminal import lines, one_line
 from ..inputs import Inputs
 from ..records import dataclass
 from ..reporters import RunResult
@@ -171,9 +172,9 @@ def _print_list(items: list[Listed], output: str | None) -> None:
     elif not items:
         click.echo("No resources found", err=True)
     elif output == "name":
-        sys.stdout.write("".join(resource_name(i) + "\n" for i in items))
-    else:
-        sys.stdout.write(table(items, output == "wide"))
+        sys.stdout.write("".join(one_line(resource_name(i)) + "\n" for i in items))
+    else:  # terminal text: a name read from a catalog file starts no line and moves no cursor
+        sys.stdout.write(lines(table(items, output == "wide")))
 
 
 def _print_objects(objs: list[dict[str, Any]], output: str, single: bool) -> None:

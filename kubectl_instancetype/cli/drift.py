@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..errors import ToolError
+from ..escape.terminal import one_line
 from ..gitops.drift import (
     MISSING,
     Drift,
@@ -173,11 +174,12 @@ def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, 
             label = vm_label({"metadata": {"name": r["name"], "namespace": r["namespace"]}}, r["namespace"])
             count = len(r["drift"])
             if not count:
-                click.echo(f"{r['file']}:{r['line']}:{r['column']}: {label}: no drift")
+                click.echo(one_line(f"{r['file']}:{r['line']}:{r['column']}: {label}: no drift"))
                 continue
             done = count - len(r["uncovered"])
-            click.echo(f"{r['file']}:{r['line']}:{r['column']}: {label}: {count} field"
-                       f"{'s' if count != 1 else ''} will drift ({done} covered)")
+            click.echo(one_line(f"{r['file']}:{r['line']}:{r['column']}: {label}: {count} field"
+                                f"{'s' if count != 1 else ''} will drift ({done} covered)"))
             for d in r["drift"]:
                 mark = "=" if d not in r["uncovered"] else "+" if d.added else "~"
-                click.echo(f"  {mark} {d.pointer}: {_value(d.before) + ' -> ' if not d.added else ''}{_value(d.after)}")
+                said = f"{_value(d.before) + ' -> ' if not d.added else ''}{_value(d.after)}"
+                click.echo(f"  {mark} {one_line(f'{d.pointer}: {said}')}")

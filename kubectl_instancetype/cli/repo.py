@@ -22,6 +22,7 @@ import click
 
 from ..api.names import INDEXED_KINDS
 from ..errors import InputError, UsageError
+from ..escape.terminal import one_line
 from ..inputs.exclude import excluded
 from ..inputs.sources import Source
 from ..records import replace
@@ -64,8 +65,8 @@ def with_tracked_kubevirt_cr(inputs: InputOptions, catalogs: CatalogOptions, on:
     if among or not others:
         return catalogs
     if len(others) > 1:  # one per environment, say: which one the cluster runs is not known
-        click.echo(f"note: --repo-catalog: {len(others)} KubeVirt CRs tracked ({', '.join(others)}): none is read "
-                   "as the cluster's configuration; name one with --kubevirt-config", err=True)
+        click.echo(one_line(f"note: --repo-catalog: {len(others)} KubeVirt CRs tracked ({', '.join(others)}): none is "
+                            "read as the cluster's configuration; name one with --kubevirt-config"), err=True)
         return catalogs
     return replace(catalogs, fallback_config=others[0])  # a CR among the inputs (untracked) still wins
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ..errors import InputError, Location
+from ..escape.terminal import one_line
 from ..inputs import Provenances
 from ..records import replace
 from ..reporters import Checked, RunResult, exit_status
@@ -61,7 +62,7 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
         if not settings.get("stdout_free"):  # the report alone on standard error: the notes are in it
             return exit_status(result)
     for note in notes:
-        click.echo(note, err=True)
+        click.echo(one_line(note), err=True)
     if settings.get("summary"):
         click.echo(summary(result), err=True)
     return exit_status(result)

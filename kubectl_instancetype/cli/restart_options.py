@@ -93,11 +93,13 @@ def restart_views(found: Sequence[Any] | None, changes: Sequence[Any], base: str
     rows = list(found or [])
     if fmt == "json":
         return restart_report.as_json(rows, base)
-    if fmt == "markdown":
+    if fmt == "markdown":  # at most cap characters in all: the restart section first, the diff in what is left
+        from ..escape.markdown import clip
+
         section = restart_report.markdown(rows, base, cap * 6 // 10)
-        comment = views.markdown(changes, base, max(1000, cap - len(section)))
+        comment = views.markdown(changes, base, cap - len(section))
         marker, _, rest = comment.partition("\n")
-        return f"{marker}\n{section}{rest}"
+        return clip(f"{marker}\n{section}{rest}", cap, views.CUT_NOTE)
     return restart_report.text(rows) + views.text(changes, base)
 
 

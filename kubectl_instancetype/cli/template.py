@@ -10,6 +10,7 @@ import click
 
 from ..api.releases import DEFAULT, resolve
 from ..errors import EXIT_OK, ToolError
+from ..escape.terminal import lines, one_line
 from ..inputs.sources import Source
 from ..reporters import RunResult
 from ..vmtemplate.generator import Entropy
@@ -45,9 +46,9 @@ def _source(path: str) -> Source:
 
 def _print(processed: Processed, output: str) -> None:
     for warning in processed.warnings:
-        click.echo(f"Warning: {warning}", err=True)
-    if processed.message:
-        click.echo(processed.message, err=True, nl=False)
+        click.echo(f"Warning: {one_line(warning)}", err=True)
+    if processed.message:  # the template's own text, its lines kept: terminal text all the same
+        click.echo(lines(processed.message), err=True, nl=False)
     if output == "json":
         text = json.dumps(processed.vm, indent=1, ensure_ascii=False)
         text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -106,7 +107,7 @@ def process_command(file: str, params: tuple[str, ...], params_file: str | None,
             processed = process(loaded.template, passed, Entropy(seed), release)
         except ProcessError as exc:
             for warning in exc.warnings:
-                click.echo(f"Warning: {warning}", err=True)
+                click.echo(f"Warning: {one_line(warning)}", err=True)
             raise located(exc, loaded) from None
         _print(processed, output)
     except ToolError as exc:

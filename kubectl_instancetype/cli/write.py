@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, InputError, Location, OutOfDate, ToolError, files_in_error
+from ..escape.terminal import one_line
 from ..yamlio import DEFAULT_LIMITS
 from . import files
 from .inputs import STDIN, Source, expand_paths, read_text
@@ -258,7 +259,7 @@ def settle(changes: Iterable[tuple[FileChange, files.Place]], options: WriteOpti
         if options.diff:
             _print_diff(change, options.color)
         elif options.check:
-            sys.stdout.write(f"{change.target}\n")
+            sys.stdout.write(f"{one_line(change.target)}\n")
         elif _write(change, place, problems) and not quiet:  # -q: the rewrite is the answer, said by the status
             notes.append(f"wrote {change.target}")
     if options.dry:

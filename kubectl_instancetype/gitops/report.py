@@ -6,10 +6,11 @@ The Markdown comes from ``templates/diff.md.j2``, shipped in the package; jinja2
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..escape import markdown as md
+from ..escape.terminal import lines, one_line
 from .fields import FieldChange
 from .vmdiff import VMChange, VMState
 
@@ -38,21 +39,23 @@ def row(change: VMChange) -> dict[str, str]:
 
 
 def text(changes: Sequence[VMChange], base: str) -> str:
-    """Per changed VM a header, its summary and its unified diff; a closing count."""
+    """Per changed VM a header, its summary and its unified diff; a closing count. Each line but the diff's is
+    terminal text (:func:`~kubectl_instancetype.escape.terminal.one_line`): a value's line breaks and control
+    characters escaped as the text report escapes them."""
     out: list[str] = []
     for change in (c for c in changes if c.status in SHOWN):
         cells = row(change)
-        out.append(f"VirtualMachine {cells['vm']} ({cells['source']}): {cells['status']}\n")
+        out.append(one_line(f"VirtualMachine {cells['vm']} ({cells['source']}): {cells['status']}") + "\n")
         facts = [f"{k} {cells[k]}" for k in ("instancetype", "preference", "vcpus", "memory") if "→" in cells[k]]
         if facts:
-            out.append("  " + ", ".join(facts) + "\n")
-        out.extend(f"  {field.sentence()}\n" for field in change.fields)
+            out.append("  " + one_line(", ".join(facts)) + "\n")
+        out.extend(f"  {one_line(field.sentence())}\n" for field in change.fields)
         if change.after and change.after.drift:
-            out.append(f"  {drift_line(change.after.drift)}\n")
+            out.append(f"  {one_line(drift_line(change.after.drift))}\n")
         error = change.after.error if change.after else ""
-        out.append(f"  error: {error}\n" if error else change.diff)
+        out.append(f"  error: {one_line(error)}\n" if error else lines(change.diff))
     shown = sum(c.status in SHOWN for c in changes)
-    out.append(f"{shown} of {len(changes)} VirtualMachines change against {base}\n")
+    out.append(one_line(f"{shown} of {len(changes)} VirtualMachines change against {base}") + "\n")
     return "".join(out)
 
 
@@ -80,26 +83,10 @@ def as_json(changes: Sequence[VMChange], base: str) -> str:
     return json.dumps({"base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
 
 
-def fence(body: str) -> str:
-    """A code fence longer than any run of backticks in ``body``, so that the diff cannot close it."""
-    longest, run = 0, 0
-    for char in body:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
-    return "`" * max(3, longest + 1)
-
-
-def _code(text: str) -> str:
-    """``text`` as a Markdown code span, whatever backticks it holds."""
-    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
 def field_line(change: FieldChange) -> str:
     """One changed field as a Markdown list item's text: field, values and origins."""
     before, after = change.values()
-    return f"{_code(change.field)} {_code(before)} → {_code(after)} ({change.origins()})"
+    return f"{md.code(change.field)} {md.code(before)} → {md.code(after)} ({md.text(change.origins())})"
 
 
 def behind(change: VMChange) -> str:
@@ -121,11 +108,9 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT, a
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("kubectl_instancetype", "templates"),
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["cell"] = lambda value: str(value).replace("|", "\\|")
-    env.filters["fence"] = fence
-    env.filters["field_line"] = field_line
-    env.filters["behind"] = behind
-    env.filters["drift_line"] = drift_line
+    # every value reaches the comment through one of the Markdown escapes (kubectl_instancetype.escape.markdown)
+    env.filters.update(code=md.code, text=md.text, cell=lambda value: md.cell(str(value)), code_cell=md.code_cell,
+                       html=md.html, fenced=md.fenced, field_line=field_line, behind=behind, drift_line=drift_line)
     template = env.get_template("diff.md.j2")
     shown = [c for c in changes if c.status in SHOWN]
     rows = [row(c) for c in shown]
@@ -138,8 +123,11 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT, a
 
     if len(comment(len(shown), 0)) > cap:  # not even the table fits: as many rows as do, no diffs
         tabled = _most(len(shown), lambda n: len(comment(n, 0)) <= cap)
-        return comment(tabled, 0)
+        return md.clip(comment(tabled, 0), cap, CUT_NOTE)
     return comment(len(shown), _most(len(shown), lambda n: len(comment(len(shown), n)) <= cap))
+
+
+CUT_NOTE = "\n… cut here to keep this comment within --max-comment-chars (`kubectl instancetype diff` prints it all).\n"
 
 
 def _most(upper: int, fits: Callable[[int], bool]) -> int:

@@ -8,6 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..escape import markdown as md
+from ..escape.terminal import one_line
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact
 from .restart_impact import DELETED, SEVERITY, SHUTS_DOWN, Summary, VMImpact, summary
 
@@ -93,12 +95,12 @@ def where(row: VMImpact) -> str:
 def text(rows: Sequence[VMImpact]) -> str:
     out = []
     for row in rows:
-        out.append(f"{row.namespace}/{row.name} ({where(row)}): {sentence(row)}\n")
+        out.append(one_line(f"{row.namespace}/{row.name} ({where(row)}): {sentence(row)}") + "\n")
         located = [*row.cause_locations, *([None] * len(row.impact.causes))]
-        out.extend(f"  because {line}" + (f" [{located[i]}]" if located[i] is not None else "") + "\n"
+        out.extend("  because " + one_line(line + (f" [{located[i]}]" if located[i] is not None else "")) + "\n"
                    for i, line in enumerate(because(row)))
-        out.extend(f"  warning: {w}\n" for w in row.warnings)
-        out.extend(f"  note: {n}\n" for n in row.impact.notes)
+        out.extend(f"  warning: {one_line(w)}\n" for w in row.warnings)
+        out.extend(f"  note: {one_line(n)}\n" for n in row.impact.notes)
     out.append(f"restart impact: {count_line(summary(rows))}\n")
     return "".join(out)
 
@@ -107,26 +109,22 @@ def markdown(rows: Sequence[VMImpact], base: str, cap: int = 40_000) -> str:
     """The restart-impact section of the pull-request comment: the count, then one line per changed VM, the most
     severe first (error, restart, live, no change), within ``cap`` characters (a note says how many are left
     out)."""
-    out = [f"### Will this restart running VMs? (against `{base}`)\n\n", f"**{count_line(summary(rows))}**\n\n"]
+    out = [f"### Will this restart running VMs? (against {md.code(base)})\n\n", f"**{count_line(summary(rows))}**\n\n"]
     ordered = sorted(rows, key=lambda r: -SEVERITY[r.outcome])
     size = sum(map(len, out))
     for shown, row in enumerate(ordered):
-        lines = [f"- {ICON[row.outcome]} `{row.namespace}/{row.name}`: {_md(sentence(row))}\n"]
-        lines.extend(f"  - because `{_md(line)}`\n" for line in because(row))
-        lines.extend(f"  - ⚠️ {_md(w)}\n" for w in row.warnings)
+        lines = [f"- {ICON[row.outcome]} {md.code(f'{row.namespace}/{row.name}')}: {md.text(sentence(row))}\n"]
+        lines.extend(f"  - because {md.code(line)}\n" for line in because(row))
+        lines.extend(f"  - ⚠️ {md.text(w)}\n" for w in row.warnings)
         if size + sum(map(len, lines)) > cap:
             out.append(f"\n{len(ordered) - shown} more VMs left out to keep this comment short; "
-                       f"`kubectl instancetype diff --restart-impact --base {base}` lists them all.\n")
+                       f"{md.code(f'kubectl instancetype diff --restart-impact --base {base}')} lists them all.\n")
             break
         out.extend(lines)
         size += sum(map(len, lines))
     if not rows:
         out.append("No running VirtualMachine is touched.\n")
     return "".join(out) + "\n"
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("<", "&lt;").replace("`", "'")
 
 
 def _live_json(impact: Impact) -> dict[str, Any]:

@@ -4,28 +4,21 @@ annotation on the file and line it is about (the Checks tab and the pull request
 from __future__ import annotations
 
 from ..errors import Location, Notice, ToolError
+from ..escape import workflow
 from .status import RunResult
 
 _UNNAMED = ("<stdin>", "<defaults>")
 
 
-def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _property(text: str) -> str:
-    return _data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def _where(location: Location | None) -> str:
     if location is None or location.path in _UNNAMED or "://" in location.path:
         return ""
-    return f" file={_property(location.path)},line={location.line},col={location.col}"
+    return f" file={workflow.prop(location.path)},line={location.line},col={location.col}"
 
 
 def annotation(level: str, message: str, location: Location | None) -> str:
     """One workflow command line: ``::error file=…,line=…,col=…::message``."""
-    return f"::{level}{_where(location)}::{_data(message)}"
+    return f"::{level}{_where(location)}::{workflow.data(message)}"
 
 
 def workflow_commands(result: RunResult) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ..errors import EXIT_FINDINGS, ToolError, one_line
+from ..escape import xml
 from .status import Checked, RunResult
 
 
@@ -25,8 +26,17 @@ def junit_xml(result: RunResult, suite: str) -> str:
     suite_element = ET.SubElement(root, "testsuite", {"name": suite, **counts})
     for case in cases:
         suite_element.append(_case(case))
+    _well_formed(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _well_formed(root: ET.Element) -> None:
+    """Every attribute and text of the tree as XML 1.0 allows (ElementTree writes forbidden characters as is)."""
+    for element in root.iter():
+        element.attrib.update((key, xml.text(value)) for key, value in element.attrib.items())
+        if element.text:
+            element.text = xml.text(element.text)
 
 
 def _file(problem: ToolError) -> str:

@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..errors import KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
+from ..escape import sarif
 from ..records import dataclass
 from .status import RunResult
 
@@ -103,13 +104,13 @@ def _rule(problem: ToolError) -> str:
 
 def _problem(problem: ToolError, root: Root) -> list[dict[str, Any]]:
     rule = _rule(problem)
-    related = [{"id": i, "message": {"text": n.message}, **_physical(n.location, root)}
+    related = [{"id": i, "message": {"text": sarif.text(n.message)}, **_physical(n.location, root)}
                for i, n in enumerate(problem.notes) if n.location is not None]
     causes = problem.located_causes or ((problem.message, problem.location),)
     out = []
     for message, where in causes:
         entry: dict[str, Any] = {"ruleId": rule, "ruleIndex": int(rule[3:]) - 1, "level": LEVEL[rule],
-                                 "message": {"text": problem.headline(message)}}
+                                 "message": {"text": sarif.text(problem.headline(message))}}
         if where is not None and _has_file(where):
             entry["locations"] = [_physical(where, root)]
         if related:
@@ -120,7 +121,7 @@ def _problem(problem: ToolError, root: Root) -> list[dict[str, Any]]:
 
 def _notice(notice: Notice, root: Root) -> dict[str, Any]:
     entry: dict[str, Any] = {"ruleId": "KIT004", "ruleIndex": 3, "level": "warning",
-                             "message": {"text": notice.message}}
+                             "message": {"text": sarif.text(notice.message)}}
     if notice.location is not None and _has_file(notice.location):
         entry["locations"] = [_physical(notice.location, root)]
     return entry

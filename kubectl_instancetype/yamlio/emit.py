@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from ..escape.terminal import one_line
 from ..gonum import yaml_float
 from . import keyorder
 from .load import resolve_plain
@@ -130,7 +131,7 @@ def _attach(text: str, note: str) -> str:
     """``text`` (a scalar's lines) with ``note`` after the line where the value is complete enough."""
     if not note:
         return text
-    comment = COMMENT + _BREAKS.sub(" ", note)
+    comment = COMMENT + one_line(_BREAKS.sub(" ", note))  # an origin names a catalog object: terminal text
     first = text.index("\n")
     if first == len(text) - 1:
         return text[:-1] + comment + "\n"
