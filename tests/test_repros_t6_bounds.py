@@ -1,0 +1,237 @@
+"""The turn-6 reproducers of diff's base revision, render's write modes, the jq worker, template processing's
+costs, deep parameter values and the config file's seed (issue 36: W3, W4, H1, H3, H4, H5, T1, M2), one
+regression test each.
+
+The reproducers are ``testdata/repros-t6/<id>-*/`` (copied from the team's ``shared/reliability/repros-t6/``,
+whose README indexes them); each case runs in a copy of its folder, as its ``cmd`` does. No test here measures
+time: the costs are checked by counting work (see also ``bench/template_scaling.py`` for the ratios).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import TESTDATA, git, invoke_cli
+
+REPROS = TESTDATA / "repros-t6"
+
+
+def folder(name: str, tmp_path: Path) -> Path:
+    """A writable copy of the reproducer whose folder starts with ``name`` (``W3``)."""
+    [source] = [p for p in REPROS.iterdir() if p.name.startswith(f"{name}-")]
+    target = tmp_path / source.name
+    shutil.copytree(source, target)
+    return target
+
+
+def cli(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[str, str, int]:
+    out, err, status = invoke_cli(args, cwd, env=env)
+    assert status != 4 and "Traceback" not in err and "internal error" not in err, err
+    return out, err, status
+
+
+def repository(here: Path) -> Path:
+    """``here`` made a git repository with one commit of everything in it."""
+    git(here, "init", "-q", "-b", "main")
+    git(here, "add", ".")
+    git(here, "commit", "-qm", "base")
+    return here
+
+
+# --- W3: a directory diff skipped a HEAD file whose YAML broke -------------------------------------------------
+
+BROKEN = "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata: {name: web\nspec:\n  runStrategy: Always\n"
+
+
+@pytest.mark.parametrize("fail_on", ["restart", "error"])
+@pytest.mark.parametrize("named", ["vms", "vms/web.yaml"])
+def test_w3_a_broken_head_file_in_a_directory_is_an_input_error(fail_on: str, named: str, tmp_path: Path) -> None:
+    here = folder("W3", tmp_path)
+    (here / "vms").mkdir()
+    (here / "vm.yaml").rename(here / "vms" / "web.yaml")
+    repository(here)
+    (here / "vms" / "web.yaml").write_text(BROKEN)
+    _out, err, status = cli(["diff", "--restart-impact", "--fail-on", fail_on, "--base", "HEAD", named,
+                             "-o", "markdown"], here)
+    assert status == 3, err
+    assert "vms/web.yaml:4:5: error: YAML syntax error" in err
+
+
+def test_w3_helm_templates_and_other_files_of_a_directory_stay_out_of_the_diff(tmp_path: Path) -> None:
+    """A Helm template is not YAML, and a broken ``.json`` file is somebody else's: both stay skipped."""
+    here = folder("W3", tmp_path)
+    (here / "vms").mkdir()
+    (here / "vm.yaml").rename(here / "vms" / "web.yaml")
+    repository(here)
+    (here / "vms" / "chart.yaml").write_text("kind: VirtualMachine\nmetadata: {{ .Values.meta }}\n")
+    (here / "vms" / "tsconfig.json").write_text("{ // comments\n")
+    _out, err, status = cli(["diff", "--base", "HEAD", "vms"], here)
+    assert (status, err) == (0, "")
+
+
+def test_w3_a_file_broken_at_the_base_is_not_the_pull_requests_fault(tmp_path: Path) -> None:
+    """The pull request that repairs a broken file passes: the base side still skips what does not load."""
+    here = folder("W3", tmp_path)
+    (here / "vms").mkdir()
+    (here / "vm.yaml").rename(here / "vms" / "web.yaml")
+    (here / "vms" / "web.yaml").write_text(BROKEN)
+    repository(here)
+    shutil.copy(REPROS / "W3-dir-diff-skips-broken-head-file" / "vm.yaml", here / "vms" / "web.yaml")
+    _out, err, status = cli(["diff", "--restart-impact", "--fail-on", "error", "--base", "HEAD", "vms"], here)
+    assert status == 0, err
+
+
+# --- W4: render --check / --write passed a template that render refuses ----------------------------------------
+
+
+@pytest.mark.parametrize("mode", [["--check"], ["--write"], ["--diff"], ["--output-dir", "out"]])
+def test_w4_the_write_modes_report_what_render_refuses_of_a_template(mode: list[str], tmp_path: Path) -> None:
+    here = folder("W4", tmp_path)
+    before = (here / "template.yaml").read_text()
+    _out, err, status = cli(["render", *mode, "-f", "template.yaml"], here)
+    assert status == 1
+    assert "template.yaml:9:5: error: processing validation failed: spec.parameters[0].from" in err
+    assert (here / "template.yaml").read_text() == before  # a template is never written as its VM
+    assert not (here / "out" / "template.yaml").exists() or \
+        (here / "out" / "template.yaml").read_text() == before
+
+
+def test_w4_a_template_render_admits_passes_the_write_modes_unchanged(tmp_path: Path) -> None:
+    here = folder("W4", tmp_path)
+    template = here / "template.yaml"
+    template.write_text(template.read_text().replace("[a-z]{99999999}", "[a-z]{5}"))
+    before = template.read_text()
+    assert cli(["render", "--check", "-f", "template.yaml"], here)[1:] == ("", 0)
+    assert cli(["render", "--write", "-f", "template.yaml"], here)[2] == 0
+    assert template.read_text() == before
+
+
+def test_w4_a_refused_vm_in_the_write_modes_as_before(tmp_path: Path) -> None:
+    here = folder("W4", tmp_path)
+    assert cli(["render", "--check", "-f", "vm.yaml"], here)[2] == 1
+
+
+# --- H1: git-mode diff read every blob at the base whole -------------------------------------------------------
+
+
+def test_h1_a_disk_image_at_the_base_is_not_read(tmp_path: Path) -> None:
+    """Only the files the working tree's side reads are taken from the base: the manifests of the directories
+    named, and the files named whatever their names."""
+    from kubectl_instancetype.cli.diff import _blobs_at
+
+    here = folder("H1", tmp_path)
+    (here / "vms").mkdir()
+    (here / "vm.yaml").rename(here / "vms" / "web.yaml")
+    (here / "vms" / "disk.img").write_bytes(b"\0" * 4096)
+    (here / "vms" / "notes.txt").write_text("kind: VirtualMachine\n")
+    repository(here)
+    git(here, "rm", "-q", "vms/disk.img")
+    (here / "vms" / "web.yaml").write_text((here / "vms" / "web.yaml").read_text().replace("sockets: 1", "sockets: 2"))
+    git(here, "commit", "-qam", "head")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(here)
+        assert [(parts, size) for parts, _oid, size in _blobs_at("HEAD~1", ("vms",))] == \
+            [(("vms", "web.yaml"), (REPROS / "H1-diff-base-reads-every-blob-whole" / "vm.yaml").stat().st_size)]
+        assert [parts for parts, _oid, _size in _blobs_at("HEAD~1", ("vms/notes.txt",))] == [("vms", "notes.txt")]
+    out, err, status = cli(["diff", "--restart-impact", "--base", "HEAD~1", "vms"], here)
+    assert status == 1 and "default/web" in out, err
+
+
+def test_h1_a_base_blob_over_the_limit_is_refused_by_its_size_unread(tmp_path: Path) -> None:
+    """A blob larger than the input limit becomes a sparse file of its size, which the reading refuses as it
+    refuses the working tree's file; the blob itself is never read."""
+    from kubectl_instancetype.cli.diff import _blobs_at, _materialise_all
+
+    here = tmp_path / "repo"
+    (here / "vms").mkdir(parents=True)
+    (here / "vms" / "big.yaml").write_text("# " + "x" * 5000 + "\n")
+    (here / "vms" / "small.yaml").write_text("kind: ConfigMap\n")
+    repository(here)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(here)
+        out = tmp_path / "out"
+        out.mkdir()
+        _materialise_all(str(out), _blobs_at("HEAD", ("vms",)), cap=1000)
+    assert (out / "vms" / "small.yaml").read_text() == "kind: ConfigMap\n"
+    big = out / "vms" / "big.yaml"
+    assert big.stat().st_size == 5003 and big.stat().st_blocks * 512 < 5003  # its size, no content
+
+
+# --- H3: the jq worker outlived its parent -----------------------------------------------------------------------
+
+EXE = str(Path(sys.executable).parent / "kubectl-instancetype")
+LOOPING = """
+import sys
+from kubectl_instancetype.cli import jqrun
+if sys.argv[1] == "watchdog":  # the pipe watchdog alone, as where there is no prctl
+    jqrun.kernel_kills_orphan = lambda: False
+jqrun.JqRunner(limit=600)(("def f: f; f",), {})
+"""
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for init to reap it has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _worker_ends_with(parent: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    """Kill ``parent`` while its jq worker runs a program that never ends: the worker (and its watchdog) end
+    within a bound."""
+    try:
+        for _ in range(400):  # the worker, then its watchdog, started
+            workers = _children(parent.pid)
+            if workers and _children(workers[0]):
+                break
+            time.sleep(0.05)
+        [worker] = workers
+        helpers = _children(worker)
+        time.sleep(0.3)  # inside libjq
+        assert _running(worker)
+    finally:
+        parent.send_signal(sig)
+        parent.wait(10)
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in (worker, *helpers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in (worker, *helpers) if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"still running after SIG{sig.name} to the parent: {left}"
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree in /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_h3_the_jq_worker_of_drift_ends_with_its_parent(sig: signal.Signals, tmp_path: Path) -> None:
+    here = folder("H3", tmp_path)
+    parent = subprocess.Popen([EXE, "drift", "-f", "vm.yaml", "--against", "loop.yaml"], cwd=here,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _worker_ends_with(parent, sig)
+
+
+@needs_proc
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("guard", ["watchdog", "both"])
+def test_h3_each_guard_alone_ends_the_worker(guard: str, sig: signal.Signals) -> None:
+    """The pipe watchdog is enough where the kernel's PR_SET_PDEATHSIG is not available."""
+    parent = subprocess.Popen([sys.executable, "-c", LOOPING, guard])
+    _worker_ends_with(parent, sig)
