@@ -10,11 +10,13 @@ time: the costs are checked by counting work (see also ``bench/template_scaling.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -235,3 +237,96 @@ def test_h3_each_guard_alone_ends_the_worker(guard: str, sig: signal.Signals) ->
     """The pipe watchdog is enough where the kernel's PR_SET_PDEATHSIG is not available."""
     parent = subprocess.Popen([sys.executable, "-c", LOOPING, guard])
     _worker_ends_with(parent, sig)
+
+
+# --- H4, H5: template substitution, generation and the unused parameters' warnings were quadratic ----------------
+
+
+class Scanning:
+    """A compiled pattern that counts the characters its searches start from (the work of a regex walk)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.scanned = pattern, 0
+
+    def finditer(self, text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+        self.scanned += len(text) - pos
+        return self.pattern.finditer(text, pos)
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        self.scanned += len(text) - pos
+        return self.pattern.search(text, pos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.pattern.match(text, pos)
+
+
+@pytest.mark.parametrize("n", [1000, 4000])
+def test_h4_substitution_reads_the_string_a_bounded_number_of_times(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_instancetype.vmtemplate import substitution
+
+    scanning = Scanning(substitution.STRING_REFERENCE)
+    monkeypatch.setattr(substitution, "STRING_REFERENCE", scanning)
+    replaced: list[int] = []
+    original = substitution._step_by_step
+    monkeypatch.setattr(substitution, "_step_by_step", lambda *a: replaced.append(1) or original(*a))
+    text = "${NAME}-" * n
+    assert substitution.substitute(text, {"NAME": "web"}) == ("web-" * n, True)
+    assert not replaced and scanning.scanned <= 2 * len(text)  # two passes, whatever n: linear
+
+
+@pytest.mark.parametrize(("text", "values", "expected"), [
+    ("${A}-${B}", {"A": "${B}", "B": "x"}, "x-${B}"),  # the engine's own example: a value holding a reference
+    ("${A}{B}-${B}", {"A": "$", "B": "x"}, "x-${B}"),  # a reference spelt by a value and the text after it
+    ("${${A}}${B}", {"A": "B", "B": "x"}, "x${B}"),  # ... by the text around a value
+    ("${A}${A}", {"A": "${A}"}, "${A}${A}"),
+])
+def test_h4_the_one_pass_keeps_the_engines_answer_where_values_spell_references(
+        text: str, values: dict[str, str], expected: str) -> None:
+    from kubectl_instancetype.vmtemplate.substitution import substitute
+
+    assert substitute(text, values) == (expected, True)
+
+
+@pytest.mark.parametrize("n", [1000, 4000])
+def test_h4_the_expression_generator_reads_its_source_a_bounded_number_of_times(
+        n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_instancetype.vmtemplate import generator
+
+    scanning = Scanning(generator._EXPRESSION)
+    monkeypatch.setattr(generator, "_EXPRESSION", scanning)
+    text = "[a]{1}-" * n
+    assert generator.generate(text, generator.Entropy(1)) == "a-" * n
+    assert scanning.scanned <= 2 * len(text)
+
+
+def test_h4_drawn_characters_that_spell_an_expression_are_drawn_again_as_go_does() -> None:
+    """``[[a]{1}]{2}``: the drawn ``a`` makes ``[a]{2}``, which Go's search from the start finds next."""
+    from kubectl_instancetype.vmtemplate.generator import Entropy, generate
+
+    seeded = Entropy(7)
+    assert generate("[[a]{1}]{2}", seeded) == "aa"
+    again = Entropy(7)
+    generate("[a]{1}", again)
+    generate("[a]{2}", again)
+    assert seeded.read(8) == again.read(8)  # the same draws, in Go's order
+
+
+@pytest.mark.parametrize("n", [200, 800])
+def test_h5_each_unused_parameter_is_located_by_its_index_without_a_search(
+        n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kubectl_instancetype.api.releases import resolve
+    from kubectl_instancetype.vmtemplate import source, stage
+    from kubectl_instancetype.yamlio import load_stream
+
+    def searched(*_args: object) -> None:
+        raise AssertionError("a parameter located by scanning every parameter for its name")
+
+    monkeypatch.setattr(source, "parameter_location", searched)
+    monkeypatch.setattr(stage, "parameter_location", searched, raising=False)
+    here = REPROS / "H5-template-unused-params-quadratic"
+    text = subprocess.run([sys.executable, str(here / "make.py"), str(n)], capture_output=True, text=True,
+                          check=True).stdout
+    staged = stage.stage(load_stream(text, "t.yaml"), lambda _path, _name: ("{}", "t.params.yaml"), resolve("main"),
+                         True, seed=1)
+    lines = [notice.location.line for notice in staged.notices if notice.location is not None]
+    assert sorted(lines) == list(range(7, 7 + 2 * n, 2))  # each at its own parameter (two lines each)

@@ -143,11 +143,17 @@ def _names(value: Any) -> set[str]:
 
 def parameter_location(loaded: LoadedTemplate, name: str) -> Location:
     """Where parameter ``name`` is declared in the file (the document's start when it is not)."""
-    base = ("parameters",) if loaded.template.openshift else ("spec", "parameters")
     for i, parameter in enumerate(loaded.template.parameters):
         if parameter.name == name:
-            return loaded.document.locate((*base, i))
+            return parameter_location_at(loaded, i)
     return loaded.document.location
+
+
+def parameter_location_at(loaded: LoadedTemplate, index: int) -> Location:
+    """Where the parameter of list index ``index`` is declared in the file (no search by name: a template with
+    thousands of parameters is located once for each in linear time)."""
+    base = ("parameters",) if loaded.template.openshift else ("spec", "parameters")
+    return loaded.document.locate((*base, index))
 
 
 def vm_location(loaded: LoadedTemplate, path: tuple[str | int, ...]) -> Location:
