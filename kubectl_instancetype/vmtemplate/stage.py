@@ -28,7 +28,7 @@ from ..yamlio.load import Document
 from .document import read_template
 from .generator import Entropy
 from .parameters import aggregate, check_references, references_in
-from .processor import ProcessError, process
+from .processor import LIMIT, ProcessError, process
 from .source import LoadedTemplate, TemplateError, TemplateInputError, load_params, located, parameter_location_at
 from .substitution import referenced
 
@@ -163,7 +163,7 @@ def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: i
     try:
         result = process(template, passed, Entropy(seed), release.name)
     except ProcessError as exc:
-        if found is None:
+        if found is None and exc.stage != LIMIT:
             exc = ProcessError(f"processing validation failed: {exc.message.split(': ', 1)[1]}", exc.stage,
                                exc.path, exc.parameter)
         raise located(exc, loaded) from None

@@ -22,11 +22,36 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..yamlio.load import DEFAULT_LIMITS
 from .parameters import STRING_REFERENCE, VALUE_REFERENCE
 
 
 class SubstitutionError(ValueError):
     """A reference the engine cannot substitute; the message is the engine's."""
+
+
+class NestingError(ValueError):
+    """A ``${{X}}`` value nested deeper than the documents this tool reads (``Limits.max_depth``): every later
+    walk of the VM (conversion, checks, output) would recurse through it."""
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (its strings left out), in one pass, without
+    decoding it."""
+    if "[" not in text and "{" not in text:
+        return 0
+    depth = deepest = 0
+    for bracket in _BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if bracket.group(0) in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def substitute(text: str, values: Mapping[str, str]) -> tuple[str, bool]:
@@ -141,6 +166,8 @@ def _replaced(existing: Any, target: str, transform: Transform) -> Any:
     text, as_string = transform(existing)
     if as_string:
         return text
+    if json_depth(text) > DEFAULT_LIMITS.max_depth:
+        raise NestingError(f"nested deeper than the limit of {DEFAULT_LIMITS.max_depth} levels")
     data = go_any(text)
     if data is _NOTHING:
         return text
