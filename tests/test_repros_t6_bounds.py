@@ -330,3 +330,60 @@ def test_h5_each_unused_parameter_is_located_by_its_index_without_a_search(
                          True, seed=1)
     lines = [notice.location.line for notice in staged.notices if notice.location is not None]
     assert sorted(lines) == list(range(7, 7 + 2 * n, 2))  # each at its own parameter (two lines each)
+
+
+# --- T1: a ${{D}} value nested 5,000 deep was exit 4 (RecursionError) ---------------------------------------------
+
+DEEP = "template parameter D: its value, read as JSON for a ${{D}} reference, is nested deeper than the limit of 512"
+
+
+@pytest.mark.parametrize("command", [["template", "process", "-f"], ["render", "-f"], ["validate"],
+                                     ["render", "--check", "-f"], ["drift", "-f"]])
+def test_t1_a_value_nested_beyond_the_limit_is_refused_at_its_parameter(command: list[str], tmp_path: Path) -> None:
+    here = folder("T1", tmp_path)
+    for name in ("template.yaml", "template-4000.yaml"):
+        _out, err, status = cli([*command, name], here)
+        assert status == 3 and f"{name}:9:5: error: {DEEP}" in err, err
+        assert "Go template action" not in err  # ${{D}} is the template's reference, not Helm's
+
+
+@pytest.mark.parametrize("command", [["template", "process", "-f"], ["render", "-f"], ["render", "-o", "json", "-f"],
+                                     ["render", "--vmi", "-f"], ["render", "--stored", "-f"],
+                                     ["render", "--explain", "-f"], ["validate", "--output-format", "sarif"],
+                                     ["diff", "--base"]])
+def test_t1_a_value_at_the_limit_gets_kubevirts_refusal_from_every_walk(command: list[str], tmp_path: Path) -> None:
+    here = folder("T1", tmp_path)
+    text = (here / "template.yaml").read_text()
+    (here / "t512.yaml").write_text(re.sub(r"value: '\[.*\]'", f"value: '{'[' * 512}{']' * 512}'", text))
+    (here / "empty.yaml").write_text("")
+    args = [*command, "empty.yaml", "t512.yaml"] if command[0] == "diff" else [*command, "t512.yaml"]
+    out, err, status = cli(args, here)
+    assert status == 1 and "failed to convert unstructured object to VirtualMachine" in out + err, err
+
+
+@pytest.mark.parametrize(("text", "depth"), [("1", 0), ("[]", 1), ('{"a": [[1], {"b": "[[[["}]}', 3),
+                                              ('["\\"[[["]', 1), ("[" * 600 + "]" * 600, 600)])
+def test_t1_json_depth_counts_brackets_outside_strings(text: str, depth: int) -> None:
+    from kubectl_instancetype.vmtemplate.substitution import json_depth
+
+    assert json_depth(text) == depth
+
+
+# --- M2: the config's seed and --seed took different numbers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", ["config.yaml", "pyproject.toml"])
+def test_m2_the_config_seed_and_the_option_take_the_same_numbers(config: str, tmp_path: Path) -> None:
+    here = folder("M2", tmp_path)
+    for seed, status in ((2**64, 2), (2**64 - 1, 0), (-(2**63), 0), (-(2**63) - 1, 2)):
+        text = f"seed: {seed}\n" if config == "config.yaml" else f"[tool.kubectl-instancetype]\nseed = {seed}\n"
+        (here / config).write_text(text)
+        by_config = cli(["--config", config, "render", "-f", "template.yaml"], here)
+        (here / config).unlink()  # found by itself otherwise
+        by_option = cli(["render", "--seed", str(seed), "-f", "template.yaml"], here)
+        assert (by_config[2], by_option[2]) == (status, status), (seed, by_config, by_option)
+        if status == 0:
+            assert by_config == by_option
+        else:
+            assert "seed: must be a whole number from -2^63 to 2^64-1 (it is out of range)" in by_config[1]
+            assert "is not in the range -9223372036854775808<=x<=18446744073709551615" in by_option[1]
