@@ -387,3 +387,69 @@ def test_m2_the_config_seed_and_the_option_take_the_same_numbers(config: str, tm
         else:
             assert "seed: must be a whole number from -2^63 to 2^64-1 (it is out of range)" in by_config[1]
             assert "is not in the range -9223372036854775808<=x<=18446744073709551615" in by_option[1]
+
+
+# --- generateName: a VM named only by metadata.generateName (issue 36, item 5) ------------------------------------
+
+GENERATED_VM = """apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  generateName: web-
+spec:
+  instancetype:
+    name: u1.small
+  runStrategy: Always
+  template:
+    spec:
+      domain:
+        devices: {}
+"""
+APPLY_REFUSES = ('vm.yaml:1:1: warning: VirtualMachine default/web-<assigned by the cluster>: named only by '
+                 'metadata.generateName: the API server names it on create, as this answer assumes (kubectl create); '
+                 'kubectl apply refuses it ("from web-: cannot use generate name with apply")\n')
+
+
+@pytest.mark.parametrize("command", [["validate"], ["render", "-f"], ["render", "--vmi", "-f"],
+                                     ["render", "--stored", "-f"], ["suggest", "-f"]])
+def test_generate_name_is_answered_as_kubectl_create(command: list[str], tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM)
+    _out, err, status = cli([*command, "vm.yaml"], tmp_path)
+    assert status == 0 and err.startswith(APPLY_REFUSES), err
+
+
+def test_generate_name_the_cluster_picks_the_name_and_what_derives_from_it(tmp_path: Path) -> None:
+    from kubectl_instancetype.yamlio import load_stream
+
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM)
+    stored = load_stream(cli(["render", "--stored", "-f", "vm.yaml"], tmp_path)[0], "-")[0].data
+    assert stored["metadata"]["name"] == "web-<assigned by the cluster>"  # 5 random characters on create
+    assert stored["metadata"]["generateName"] == "web-"
+    vmi = load_stream(cli(["render", "--vmi", "-f", "vm.yaml"], tmp_path)[0], "-")[0].data
+    assert vmi["metadata"]["name"] == "web-<assigned by the cluster>"
+    assert vmi["spec"]["domain"]["firmware"]["uuid"] == "<assigned by the cluster>"  # derived from a random name
+    expanded = load_stream(cli(["render", "-f", "vm.yaml"], tmp_path)[0], "-")[0].data
+    assert "name" not in expanded["metadata"]  # the VM as written: what --write keeps
+
+
+def test_generate_name_pins_no_firmware_identity_all_created_vms_would_share(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM)
+    _out, err, status = cli(["render", "--pin", "--pin-firmware", "--write", "-f", "vm.yaml"], tmp_path)
+    assert status == 0 and "no firmware UUID and serial pinned" in err
+    written = (tmp_path / "vm.yaml").read_text()
+    assert "firmware" not in written and "generateName: web-" in written and "name: web" not in written
+
+
+def test_generate_name_diff_says_it_cannot_match_by_name(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM)
+    repository(tmp_path)
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM.replace("u1.small", "u1.medium"))
+    out, err, status = cli(["diff", "--base", "HEAD", "vm.yaml"], tmp_path)
+    assert status == 1 and "VirtualMachine default/web-<assigned by the cluster> (vm.yaml): changed" in out
+    assert APPLY_REFUSES in err
+    assert "diff matches VMs across revisions by name, and this one has none" in err
+
+
+def test_a_name_is_still_required_without_generate_name(tmp_path: Path) -> None:
+    (tmp_path / "vm.yaml").write_text(GENERATED_VM.replace("  generateName: web-\n", "  labels: {a: b}\n"))
+    _out, err, status = cli(["validate", "vm.yaml"], tmp_path)
+    assert status == 1 and "metadata.name: Required value: name or generateName is required" in err

@@ -271,7 +271,20 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     states = vm_states(result.items, result.problems, namespace, written)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()})
-    return Side(states, problems, loaded.notices, loaded.config.release.name, revision)
+    notices = loaded.notices + (_generated_names(loaded.documents, namespace) if head else ())
+    return Side(states, problems, notices, loaded.config.release.name, revision)
+
+
+def _generated_names(documents: Any, namespace: str) -> tuple[Notice, ...]:
+    """A note for each VM named only by ``metadata.generateName``: diff matches VMs by name, and this one has
+    none until the API server gives it one on create."""
+    from ..inputs.generated_names import generated_only
+    from ..render import vm_label
+
+    return tuple(Notice(f"{vm_label(doc.data, namespace)}: diff matches VMs across revisions by name, and this one "
+                        "has none (each kubectl create makes another VM): it is compared with the VM of the same "
+                        "generateName", doc.location, "note")
+                 for doc in documents if doc.data.get("kind") == "VirtualMachine" and generated_only(doc.data))
 
 
 def _drift(documents: Any, catalog: Any, options: Options,
@@ -280,13 +293,13 @@ def _drift(documents: Any, catalog: Any, options: Options,
     VM as the cluster stores it (what --restart-impact starts from)."""
     from ..gitops.drift import differences
     from ..pipeline.stages import render_stored
-    from ..render import render_each
+    from ..render import render_each, shown_name
 
     out = {}
     for item in render_each(documents, catalog, options, render_stored):
         if item.is_vm and item.rendered is not None and item.document.data.get("kind") == "VirtualMachine":
             meta = item.document.data.get("metadata") or {}
-            key = (str(meta.get("namespace") or options.namespace), str(meta.get("name")))
+            key = (str(meta.get("namespace") or options.namespace), shown_name(meta))  # as vm_states keys it
             out[key] = tuple(d.pointer for d in differences(item.document.data, item.rendered))
             if stored is not None:
                 stored[key] = item.rendered
@@ -328,7 +341,8 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     PATHs (default: the current directory) are files and directories, searched recursively for
     manifests; --catalog paths are read at each revision too. A VM whose file did not change is shown
     when what it references did (a catalog bump). Problems of the base revision are shown, prefixed
-    with it; only those that make it unreadable count for the exit status.
+    with it; only those that make it unreadable count for the exit status. VMs are matched by name; one
+    named only by metadata.generateName (which kubectl apply refuses) by its generateName, with a note.
 
     With --base-kubevirt-version, the upgrade preview: the same files rendered for the base release and
     for --kubevirt-version (each with the built-in catalog its virt-operator deploys); a changed VM's

@@ -81,7 +81,9 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     expanded (with --vmi: the VMI of its first VM, <pool>-0); other documents pass through unchanged. Instancetypes,
     preferences, ControllerRevisions and storage objects found among the inputs are used for
     resolution, as are those of --catalog and the built-in common-instancetypes catalog. PATH
-    arguments are more -f inputs (as pre-commit passes them).
+    arguments are more -f inputs (as pre-commit passes them). VMs are rendered as kubectl create sends
+    them: one named only by metadata.generateName is admitted, its name the cluster's pick (shown as
+    <assigned by the cluster>), with a warning that kubectl apply refuses it.
 
     With --write, --output-dir, --check or --diff nothing is printed: the files are rewritten (or
     written under DIR) with their VMs expanded and everything else kept byte for byte; metadata.namespace

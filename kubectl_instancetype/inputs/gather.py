@@ -24,6 +24,7 @@ from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .duplicates import duplicates
 from .exclude import excluded
+from .generated_names import generated_names
 from .lists import flatten
 from .provenance import Provenances
 from .sources import STDIN_NAME, Reader, Source
@@ -129,6 +130,7 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     documents += _checked(read, request.judge, found, request.jobs, ahead)
     processed = _processed_aside(documents, reader, config, request, found)
     found.notices.extend(duplicates(documents, request.namespace))
+    found.notices.extend(generated_names(documents, request.namespace))
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
