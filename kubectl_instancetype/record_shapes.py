@@ -204,7 +204,7 @@ def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     _record_set(self, '_f7', _f7)
 
 
-def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -212,7 +212,8 @@ def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
     _record_set(self, '_f6', _f6)
-    _record_set(self, '_f7', _record_factory_7() if _f7 is _record_factory else _f7)
+    _record_set(self, '_f7', _f7)
+    _record_set(self, '_f8', _f8)
 
 
 def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
@@ -223,7 +224,7 @@ def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
     _record_set(self, '_f6', _f6)
-    _record_set(self, '_f7', _f7)
+    _record_set(self, '_f7', _record_factory_7() if _f7 is _record_factory else _f7)
     _record_set(self, '_f8', _f8)
 
 
@@ -377,8 +378,8 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_23,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_24,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_25,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_26,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_26,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_27,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_28,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_29,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_30,

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from .api.encoding import encode_vm
 from .api.golang import clone_json
 from .api.names import VIRTUAL_MACHINE as VM_KIND
+from .api.names import shown_name
 from .api.origin import NAMESPACE, NO_TRACE, Origin, Origins, Path, Trace
 from .catalog import Catalog
 from .config import ClusterConfig
@@ -72,7 +73,7 @@ def vm_label(vm: dict[str, Any], namespace: str) -> str:
     """``VirtualMachine ns/name`` (``VirtualMachinePool ns/name`` for a pool: it is no VM, it makes them)."""
     meta = vm.get("metadata") or {}
     kind = "VirtualMachinePool" if is_pool(vm) else "VirtualMachine"
-    return f"{kind} {meta.get('namespace') or namespace}/{meta.get('name')}"
+    return f"{kind} {meta.get('namespace') or namespace}/{shown_name(meta)}"
 
 
 def error_path(exc: KubeVirtError) -> tuple[str | int, ...]:
@@ -170,7 +171,7 @@ def _render_vm(
     """One VM (or a ``kind`` object holding one at ``root``, a pool) rendered, or its located problem."""
     data = doc.data
     namespace = (data.get("metadata") or {}).get("namespace") or options.namespace
-    label = f"{kind} {namespace}/{(data.get('metadata') or {}).get('name')}"
+    label = f"{kind} {namespace}/{shown_name(data.get('metadata') or {})}"
     said: list[str] = []
 
     def warnings() -> tuple[Notice, ...]:

@@ -64,7 +64,8 @@ def test_restart_impact_and_fail_on_from_the_diff_table() -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("diff:\n  fail-on: restrat\n",
-     ".kubectl-instancetype.yaml:2:3: error: diff.fail-on: must be one of live, restart, stop, error (it is 'restrat')"),
+     ".kubectl-instancetype.yaml:2:3: error: diff.fail-on: must be one of live, restart, stop, error "
+     "(it is 'restrat')"),
     ("diff:\n  restart-impact: 'yes'\n",
      ".kubectl-instancetype.yaml:2:3: error: diff.restart-impact: must be true or false (it is 'yes')"),
     ("diff:\n  restart-impact: null\n",

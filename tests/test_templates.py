@@ -105,9 +105,11 @@ def test_render_write_and_check_leave_templates_untouched(tmp_path: Path) -> Non
     for name in ("web-ok.yaml", "openshift.yaml"):
         shutil.copy(DATA / "process" / name, tmp_path / name)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    _out, refusal, refused = invoke_cli(["render", "-f", "."], tmp_path)
+    assert refused == 1 and "openshift.yaml:5:1: error: template must contain exactly one object" in refusal
     for extra in (["--write"], ["--check"], ["--write", "--jobs", "2"]):
         _out, err, status = invoke_cli(["render", "-f", ".", *extra], tmp_path)
-        assert status == 0, err
+        assert (status, err) == (refused, refusal)  # kept as they are, refused as render refuses them (issue 36 W4)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 

@@ -7,6 +7,11 @@ server uses in its messages (staging/src/kubevirt.io/api/instancetype/register.g
 from __future__ import annotations
 
 INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
+#: What a render shows for a value the cluster draws at random (render --stored, a generated name's suffix).
+ASSIGNED = "<assigned by the cluster>"
+#: The API server keeps at most this much of ``metadata.generateName`` and appends 5 random characters
+#: (apiserver ``storage/names`` ``SimpleNameGenerator``: maxNameLength 63, randomLength 5).
+GENERATE_NAME_PREFIX = 58
 INSTANCETYPE_VERSION = "v1beta1"
 #: The only version of catalog objects KubeVirt serves (spec §1.2).
 INSTANCETYPE_API_VERSION = f"{INSTANCETYPE_GROUP}/{INSTANCETYPE_VERSION}"
@@ -70,3 +75,12 @@ INFER_LABEL_PREFIX = f"{LABEL_PREFIX}default-"
 def not_found(kind: str, name: str) -> str:
     """The Kubernetes API server's NotFound message for ``kind`` ``name``."""
     return f'{RESOURCE_NAMES[kind]} "{name}" not found'
+
+
+def shown_name(meta: dict[str, object]) -> str:
+    """An object's name as messages show it: ``metadata.name``, or for one named only by ``generateName`` the
+    prefix and ``<assigned by the cluster>`` (the API server appends 5 random characters on create)."""
+    name = meta.get("name")
+    if not name and meta.get("generateName"):
+        return f"{str(meta['generateName'])[:GENERATE_NAME_PREFIX]}{ASSIGNED}"
+    return str(name)

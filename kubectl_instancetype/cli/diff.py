@@ -30,7 +30,7 @@ from ..render import render as render_documents
 from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
 from . import exit_codes_help
-from .inputs import expand_paths, read_text
+from .inputs import MANIFEST_SUFFIXES, expand_paths, read_text
 from .options import (
     CatalogOptions,
     InputOptions,
@@ -117,38 +117,36 @@ def _safe_parts(name: bytes) -> list[str] | None:
     return parts
 
 
-def _files_at(rev: str, paths: tuple[str, ...]) -> dict[tuple[str, ...], bytes]:
-    """Path components -> content of each regular file under ``paths`` (relative to the current directory).
+def _blobs_at(rev: str, paths: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, int]]:
+    """Path components, object id and size of each file under ``paths`` (relative to the current directory) at
+    ``rev`` that the working tree's side would read: the files named, and the manifests (``.yaml``, ``.yml``,
+    ``.json``) of the directories named.
 
-    Only blobs of regular files are read (submodules and symbolic links are not files of the tree), by
-    object id, so no name reaches git's line-based batch protocol; a name that would leave the tree
-    (``..`` entries can be written with ``git mktree``) is skipped.
+    Only blobs of regular files count (submodules and symbolic links are not files of the tree); a name that
+    would leave the tree (``..`` entries can be written with ``git mktree``) is skipped. The sizes come from
+    ``git cat-file --batch-check``, before anything is read.
     """
     top = os.path.realpath(git("rev-parse", "--show-toplevel").strip())
     paths = tuple(p for p in paths if os.path.realpath(p) == top or os.path.realpath(p).startswith(top + os.sep))
     if not paths:  # files outside the repository are read from where they are, for both sides
-        return {}
+        return []
+    prefix = git("rev-parse", "--show-prefix").strip()
+    named = {os.path.normpath(os.path.join(prefix, p)) for p in paths}
     listing = _git_bytes(["ls-tree", "-r", "-z", "--full-name", rev, "--", *paths])
-    wanted: list[tuple[list[str], str]] = []
+    wanted: list[tuple[tuple[str, ...], str]] = []
     for entry in listing.split(b"\0"):
         header, _, name = entry.partition(b"\t")
         fields = header.split()
         if len(fields) != 3 or fields[1] != b"blob" or fields[0] not in (b"100644", b"100755"):
             continue
         parts = _safe_parts(name)
-        if parts is not None:
-            wanted.append((parts, fields[2].decode("ascii")))
+        if parts is not None and (parts[-1].lower().endswith(MANIFEST_SUFFIXES) or "/".join(parts) in named):
+            wanted.append((tuple(parts), fields[2].decode("ascii")))
     if not wanted:
-        return {}
-    batch = _git_bytes(["cat-file", "--batch"], "".join(f"{oid}\n" for _, oid in wanted).encode("ascii"))
-    out: dict[tuple[str, ...], bytes] = {}
-    position = 0
-    for parts, _ in wanted:  # each object: "<oid> <type> <size>\n<content>\n"
-        header_end = batch.index(b"\n", position)
-        size = int(batch[position:header_end].split()[2])
-        out[tuple(parts)] = batch[header_end + 1:header_end + 1 + size]
-        position = header_end + 1 + size + 1
-    return out
+        return []
+    sizes = _git_bytes(["cat-file", "--batch-check"], "".join(f"{oid}\n" for _, oid in wanted).encode("ascii"))
+    # each line: "<oid> blob <size>", in the order asked
+    return [(parts, oid, int(line.split()[2])) for (parts, oid), line in zip(wanted, sizes.splitlines(), strict=True)]
 
 
 @contextlib.contextmanager
@@ -157,8 +155,7 @@ def checked_out(rev: str, paths: tuple[str, ...]) -> Iterator[None]:
     prefix = git("rev-parse", "--show-prefix").strip()
     here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="kubectl-instancetype-diff-") as tmp:
-        for parts, content in _files_at(rev, paths).items():
-            _materialise(tmp, parts, content)
+        _materialise_all(tmp, _blobs_at(rev, paths))
         os.makedirs(os.path.join(tmp, prefix), exist_ok=True)
         os.chdir(os.path.join(tmp, prefix))
         try:
@@ -167,15 +164,51 @@ def checked_out(rev: str, paths: tuple[str, ...]) -> Iterator[None]:
             os.chdir(here)
 
 
-def _materialise(tmp: str, parts: tuple[str, ...], content: bytes) -> None:
-    """Write one file of the base revision under ``tmp`` (its parts were checked by :func:`_safe_parts`)."""
+def _materialise_all(tmp: str, blobs: list[tuple[tuple[str, ...], str, int]],
+                     cap: int = DEFAULT_LIMITS.max_bytes) -> None:
+    """Each blob written under ``tmp``, streamed from one ``git cat-file --batch`` (one piece in memory at a time).
+
+    A blob larger than ``cap`` (the working tree's limit, --max-input-bytes) is not read: it becomes a sparse file
+    of its size, which the reading refuses as it refuses the working tree's file of that size.
+    """
+    small = [(parts, oid) for parts, oid, size in blobs if size <= cap]
+    for parts, _oid, size in blobs:
+        if size > cap:
+            _materialise(tmp, parts, b"", size)
+    if not small:
+        return
+    with tempfile.TemporaryFile() as ids:
+        ids.write("".join(f"{oid}\n" for _, oid in small).encode("ascii"))
+        ids.seek(0)
+        try:
+            proc = subprocess.Popen(["git", "cat-file", "--batch"], stdin=ids, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise click.UsageError("git is not installed") from None
+        assert proc.stdout is not None
+        with proc:
+            for parts, _ in small:  # each object: "<oid> <type> <size>\n<content>\n"
+                header = proc.stdout.readline().split()
+                if len(header) != 3:
+                    raise click.UsageError(f"git cat-file: unexpected answer {b' '.join(header)!r}")
+                content = proc.stdout.read(int(header[2]))
+                proc.stdout.read(1)
+                _materialise(tmp, parts, content)
+
+
+def _materialise(tmp: str, parts: tuple[str, ...], content: bytes, size: int = -1) -> None:
+    """Write one file of the base revision under ``tmp`` (its parts were checked by :func:`_safe_parts`); with
+    ``size``, a sparse file of that size instead of ``content``."""
     target = os.path.join(tmp, *parts)
     if os.path.commonpath([tmp, os.path.normpath(target)]) != tmp:  # defence in depth
         return
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "xb") as handle:
-            handle.write(content)
+            if size >= 0:
+                handle.truncate(size)
+            else:
+                handle.write(content)
     except OSError:  # a tree with two entries of one name (possible with git mktree): the first wins
         pass
 
@@ -189,8 +222,10 @@ def _in_tree(path: str, top: str) -> str:
     return path
 
 
-def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) -> InputOptions:
-    """The files of ``paths`` that hold Kubernetes objects the render uses (named files always count)."""
+def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], head: bool = False) -> InputOptions:
+    """The files of ``paths`` that hold Kubernetes objects the render uses (named files always count); on the
+    ``head`` side also the ``.yaml`` files that do not load, so that their error is reported rather than their
+    VMs shown removed."""
     files: list[str] = []
     for path in paths:
         if not os.path.exists(path):
@@ -198,8 +233,9 @@ def _inputs(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...]) ->
         for source in expand_paths((path,), True):
             if excluded(source, exclude):
                 continue
+            broken = head and source.path.lower().endswith((".yaml", ".yml"))
             with contextlib.suppress(ToolError):
-                if not os.path.isdir(path) or relevant(read_text(source)):
+                if not os.path.isdir(path) or relevant(read_text(source), broken):
                     files.append(source.path)
     # generated template values from one stream per parameter: the same on both sides, so that a generated
     # value never counts as a change
@@ -218,10 +254,10 @@ class Side:
 
 
 def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], catalogs: CatalogOptions,
-          drift: bool = False) -> Side:
+          drift: bool = False, head: bool = False) -> Side:
     """Every VM under ``paths`` in the current directory, rendered (with ``drift``: and what the cluster will
-    write into each once applied)."""
-    inputs = _inputs(paths, namespace, exclude)
+    write into each once applied; ``head``: the side the pull request makes, whose broken files count)."""
+    inputs = _inputs(paths, namespace, exclude, head)
     present = CatalogOptions(tuple(c for c in catalogs.catalogs if os.path.exists(c)), catalogs.builtin,
                              catalogs.kubevirt_config if catalogs.kubevirt_config and
                              os.path.exists(catalogs.kubevirt_config) else None, catalogs.arch,
@@ -237,7 +273,20 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()},
                         refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace))
-    return Side(states, problems, loaded.notices, loaded.config.release.name, revision)
+    notices = loaded.notices + (_generated_names(loaded.documents, namespace) if head else ())
+    return Side(states, problems, notices, loaded.config.release.name, revision)
+
+
+def _generated_names(documents: Any, namespace: str) -> tuple[Notice, ...]:
+    """A note for each VM named only by ``metadata.generateName``: diff matches VMs by name, and this one has
+    none until the API server gives it one on create."""
+    from ..inputs.generated_names import generated_only
+    from ..render import vm_label
+
+    return tuple(Notice(f"{vm_label(doc.data, namespace)}: diff matches VMs across revisions by name, and this one "
+                        "has none (each kubectl create makes another VM): it is compared with the VM of the same "
+                        "generateName", doc.location, "note")
+                 for doc in documents if doc.data.get("kind") == "VirtualMachine" and generated_only(doc.data))
 
 
 def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents: Sequence[Any],
@@ -262,13 +311,13 @@ def _drift(documents: Any, catalog: Any, options: Options,
     VM as the cluster stores it (what --restart-impact starts from)."""
     from ..gitops.drift import differences
     from ..pipeline.stages import render_stored
-    from ..render import render_each
+    from ..render import render_each, shown_name
 
     out = {}
     for item in render_each(documents, catalog, options, render_stored):
         if item.is_vm and item.rendered is not None and item.document.data.get("kind") == "VirtualMachine":
             meta = item.document.data.get("metadata") or {}
-            key = (str(meta.get("namespace") or options.namespace), str(meta.get("name")))
+            key = (str(meta.get("namespace") or options.namespace), shown_name(meta))  # as vm_states keys it
             out[key] = tuple(d.pointer for d in differences(item.document.data, item.rendered))
             if stored is not None:
                 stored[key] = item.rendered
@@ -310,7 +359,8 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
     PATHs (default: the current directory) are files and directories, searched recursively for
     manifests; --catalog paths are read at each revision too. A VM whose file did not change is shown
     when what it references did (a catalog bump). Problems of the base revision are shown, prefixed
-    with it; only those that make it unreadable count for the exit status.
+    with it; only those that make it unreadable count for the exit status. VMs are matched by name; one
+    named only by metadata.generateName (which kubectl apply refuses) by its generateName, with a note.
 
     With --base-kubevirt-version, the upgrade preview: the same files rendered for the base release and
     for --kubevirt-version (each with the built-in catalog its virt-operator deploys); a changed VM's
@@ -353,7 +403,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
         before = _side(paths, namespace, exclude, catalogs, drift=True)
     missing = tuple(InputError("no such file or directory (neither in the working tree nor at " + label + ")",
                                Location(p)) for p in dict.fromkeys(named) if p not in at_rev and not os.path.exists(p))
-    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True, head=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, label)]
     found = _restart_impact(before, after, changes, namespace, restart)
     sys.stdout.write(_view(found, changes, label, fmt, cap))
@@ -407,7 +457,7 @@ def _diff_files(paths: tuple[str, ...], base: str, namespace: str, exclude: tupl
                 catalogs: CatalogOptions, fmt: str, cap: int, junit_xml: str | None, restart: RestartOptions) -> None:
     """--base naming files: BASE read from them, HEAD from PATHs (no git)."""
     before = _side((base,), namespace, exclude, catalogs, drift=True)
-    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True, head=True)
     changes = [_new_drift(c) for c in compare(before.states, after.states, base)]
     found = _restart_impact(before, after, changes, namespace, restart)
     sys.stdout.write(_view(found, changes, base, fmt, cap))
@@ -432,7 +482,7 @@ def _upgrade(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], c
     named = (*paths, *catalogs.catalogs, *((catalogs.kubevirt_config,) if catalogs.kubevirt_config else ()))
     missing = tuple(InputError("no such file or directory", Location(p)) for p in dict.fromkeys(named)
                     if p != "-" and "://" not in p and not os.path.exists(p))
-    after = _side(paths, namespace, exclude, catalogs, drift=True)
+    after = _side(paths, namespace, exclude, catalogs, drift=True, head=True)
     if after.release == base_release.name:
         raise click.UsageError(_same_release(base_version, after.release, catalogs.kubevirt_version))
     before = _side(paths, namespace, exclude, replace(catalogs, kubevirt_version=base_release.name),

@@ -181,11 +181,15 @@ template_values_option = click.option(
          "metadata.name to a map of values.")
 
 
+# The seeds a config file can hold (a YAML number is an int64 or a uint64, else a float: go-yaml's reading), so that
+# --seed and the config's seed take the same numbers (issue 36 M2).
+SEED = click.IntRange(-(2**63), 2**64 - 1)
+
 template_seed_option = click.option(
-    "--seed", "seed", type=int, metavar="N",
+    "--seed", "seed", type=SEED, metavar="N",
     help='Generated values of VirtualMachineTemplates from the seeded stream SHA-256("kv-template:N:0") || '
          'SHA-256("kv-template:N:1") || ... (as `template process --seed N`): the same seed, the same values. '
-         "Without it they are random, as in KubeVirt.")
+         "Without it they are random, as in KubeVirt. N is a whole number from -2^63 to 2^64-1.")
 
 
 def input_options(func: Callable[..., Any] | None = None, *, required: bool = True) -> Any:

@@ -81,7 +81,9 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     expanded (with --vmi: the VMI of its first VM, <pool>-0); other documents pass through unchanged. Instancetypes,
     preferences, ControllerRevisions and storage objects found among the inputs are used for
     resolution, as are those of --catalog and the built-in common-instancetypes catalog. PATH
-    arguments are more -f inputs (as pre-commit passes them).
+    arguments are more -f inputs (as pre-commit passes them). VMs are rendered as kubectl create sends
+    them: one named only by metadata.generateName is admitted, its name the cluster's pick (shown as
+    <assigned by the cluster>), with a warning that kubectl apply refuses it.
 
     With --write, --output-dir, --check or --diff nothing is printed: the files are rewritten (or
     written under DIR) with their VMs expanded and everything else kept byte for byte; metadata.namespace
@@ -101,9 +103,10 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
     _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active, output)
-    # --write never puts a processed VM into a template file: templates are kept as they are
+    # --write never puts a processed VM into a template file: templates are kept as they are, but what render
+    # would refuse of the VM they process into is reported all the same (the pre-commit hooks run --check)
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
-                     templates="keep" if writing.active else "process")
+                     templates="check" if writing.active else "process")
     pairs = _targets(inputs, writing, output, vmi)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
@@ -117,7 +120,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
-    provenance = loaded.provenance
+    provenance, processed = loaded.provenance, loaded.processed
     processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
@@ -152,6 +155,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         wanted = [pair for pair in pairs if pair[0].display in read]  # not those --exclude left out
         status, notes = apply(wanted, items, present, writing, seen.problems, outdated=outdated)
         changed = status != EXIT_OK
+    for _item in seen.watch(render_each(processed, catalog, Options(inputs.namespace, options.config))):
+        pass  # the VMs of the templates --write keeps: only what render would refuse of them counts
     finish(seen.result(notices, changed, tuple(outdated)), junit=junit_xml, suite="kubectl-instancetype render",
            notes=notes, provenance=provenance)
 

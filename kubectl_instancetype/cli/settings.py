@@ -34,7 +34,7 @@ NAMES = (".kubectl-instancetype.yaml", ".kubectl-instancetype.yml")
 PYPROJECT = "pyproject.toml"
 TABLE = "kubectl-instancetype"
 STRING, STRINGS, BOOL, MODE = "a string", "a string or a list of strings", "true or false", "a string or true/false"
-INT = "a whole number"
+INT = "a whole number from -2^63 to 2^64-1"  # what go-yaml reads as an integer; the CLI's --seed takes the same
 # Config key -> (the parameter it sets, whether it is a path (or a list of paths) relative to the file, its type).
 KEYS: dict[str, tuple[str, bool, str]] = {
     "catalog": ("catalogs", True, STRINGS),
@@ -224,7 +224,8 @@ def _checked(value: Any, kind: str) -> Any:
     if kind == BOOL:
         return value if isinstance(value, bool) else None
     if kind == INT:
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        whole = isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value <= 2**64 - 1
+        return value if whole else None
     if kind == MODE and isinstance(value, bool):
         return value
     if kind == STRINGS:
@@ -239,6 +240,9 @@ def _got(value: Any, name: str) -> str:
         return " (it is empty: null)"
     if isinstance(value, bool):
         return f" (it is {str(value).lower()})"
+    if (isinstance(value, int) and not -(2**63) <= value <= 2**64 - 1) or (
+            isinstance(value, float) and value.is_integer() and abs(value) >= 2**63):
+        return " (it is out of range)"  # a TOML integer, or a YAML one go-yaml reads as a float64
     if isinstance(value, int | float):
         hint = ": quote it (\"1.10\"), YAML reads 1.10 as the number 1.1" if name == "kubevirt-version" else ""
         return f" (it is a number{hint})"

@@ -19,7 +19,7 @@ from ..vmtemplate.source import load_params, load_template, located
 from ..yamlio.emit import dump_yaml
 from . import exit_codes_help
 from .inputs import read_text
-from .options import version_of
+from .options import SEED, version_of
 from .report import finish
 
 
@@ -68,10 +68,10 @@ def _print(processed: Processed, output: str) -> None:
 @click.option("--params-file", metavar="PATH", help="A YAML or JSON map of parameter values.")
 @click.option("-o", "--output", "output", default="yaml", show_default=True, metavar="yaml|json",
               help="The VirtualMachine's format.")
-@click.option("--seed", type=int, default=None, metavar="N",
+@click.option("--seed", type=SEED, default=None, metavar="N",
               help='Draw generated values from the seeded stream SHA-256("kv-template:N:0") || '
                    'SHA-256("kv-template:N:1") || ... instead of the system\'s random source: the same seed gives '
-                   "the same values.")
+                   "the same values (N: a whole number from -2^63 to 2^64-1).")
 def process_command(file: str, params: tuple[str, ...], params_file: str | None, output: str,
                     seed: int | None) -> None:
     """Process a template into a VirtualMachine, as `virtctl template process --file` does.

@@ -47,7 +47,8 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     The problems go to standard error and decide the exit status; a --output-format other than text is
     printed on standard output (nothing else is).
     Files are not required to be expanded (see render --check for that). PATH arguments are more -f inputs
-    (as pre-commit passes them).
+    (as pre-commit passes them). The answer is that of kubectl create: an object named only by
+    metadata.generateName is admitted (the API server names it), with a warning that kubectl apply refuses it.
 
     \b
     Examples:

@@ -109,6 +109,12 @@ def pinned_renderer(pin_firmware: bool) -> Any:
     def render_pinned(vm: dict[str, Any], namespace: str, catalog: Catalog, cfg: ClusterConfig,
                       book: Origins | None = None, warnings: list[str] | None = None) -> dict[str, Any]:
         stored = render_stored(vm, namespace, catalog, cfg, None, warnings)
-        return pinned(vm, stored, namespace, pin_firmware)
+        meta = vm.get("metadata") or {}
+        if pin_firmware and not meta.get("name") and meta.get("generateName") and warnings is not None:
+            # every VM kubectl create makes from the file would get the one identity pinned
+            warnings.append("named only by metadata.generateName: no firmware UUID and serial pinned (each VM "
+                            "created from this file gets a name of its own; one pinned identity would be shared)")
+            return pinned(vm, stored, namespace, False)
+        return pinned(vm, stored, namespace, pin_firmware and bool(meta.get("name") or not meta.get("generateName")))
 
     return render_pinned

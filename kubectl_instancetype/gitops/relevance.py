@@ -2,7 +2,9 @@
 
 A file found in a directory is rendered only when it loads and holds a VirtualMachine, something a VM is
 resolved against (instancetypes, preferences, ControllerRevisions, storage objects) or a KubeVirt CR;
-other YAML (and Helm templates that are not YAML at all) is not this tool's business.
+other YAML (and Helm templates that are not YAML at all) is not this tool's business. On the side a pull
+request changes, a ``.yaml`` file that does not load is no "other YAML": it is rendered so that its error is
+reported (a VM whose file broke is not "removed"), unless it holds Go template actions (a Helm template).
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ def _kinds(data: Any) -> set[str]:
     return found
 
 
-def relevant(text: str) -> bool:
-    """Whether ``text`` loads and holds an object whose kind the render uses."""
+def relevant(text: str, broken: bool = False) -> bool:
+    """Whether ``text`` loads and holds an object whose kind the render uses; with ``broken``, also when it
+    does not load and is no Go template (``{{ }}``), so that the render reports why."""
     try:
         docs = load_stream(text, "<relevance>")
     except InputError:
-        return False
+        return broken and not ("{{" in text and "}}" in text)
     return any(_kinds(doc.data) & KINDS for doc in docs)

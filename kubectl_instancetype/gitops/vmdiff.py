@@ -17,7 +17,7 @@ from ..api.names import VIRTUAL_MACHINE
 from ..api.origin import Origin, Path
 from ..errors import ToolError
 from ..records import dataclass, field, replace
-from ..render import Item, vm_label
+from ..render import Item, shown_name, vm_label
 from ..yamlio.emit import dump_yaml
 from .fields import FieldChange, field_changes
 from .stored import stored_form
@@ -119,7 +119,7 @@ def vm_states(items: Iterable[Item], problems: Iterable[ToolError], namespace: s
         meta = item.document.data.get("metadata") or {}
         label = vm_label(item.document.data, namespace)
         error = next((m[len(label) + 2:] for m in messages if m.startswith(f"{label}: ")), "")
-        key = (meta.get("namespace") or namespace, str(meta.get("name")))
+        key = (meta.get("namespace") or namespace, shown_name(meta))  # generateName only: matched by its prefix
         out[key] = vm_state(item, error)
         if drift and drift.get(key):
             out[key] = replace(out[key], drift=drift[key])

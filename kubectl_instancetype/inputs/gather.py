@@ -24,6 +24,7 @@ from ..validation import check_document
 from ..yamlio import DEFAULT_LIMITS, Document, Limits, load_stream
 from .duplicates import duplicates
 from .exclude import excluded
+from .generated_names import generated_names
 from .lists import flatten
 from .provenance import Provenances
 from .sources import STDIN_NAME, Reader, Source
@@ -63,7 +64,9 @@ class Request:
     jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
     # VirtualMachineTemplates become the VMs they process into (..vmtemplate.stage); False keeps them as they
     # are (a --write run must not put a processed VM into a template file)
-    templates: str = "process"  # or "keep", or "raw": each template's VM as it is written (suggest)
+    # or "keep", or "raw": each template's VM as it is written (suggest), or "check": kept as they are, their
+    # processed VMs in Inputs.processed (a --write or --check run reports what render would refuse)
+    templates: str = "process"
     # the seeded stream of generated parameter values (None: random, as KubeVirt; a str: one stream per
     # parameter, keyed by its name, so that a value changes only with its own parameter: diff)
     seed: int | str | None = None
@@ -84,6 +87,8 @@ class Inputs:
     blamed: tuple[Document | None, ...] = ()
     files: tuple[str, ...] = field(default=())  # the sources read, by display name
     provenance: Provenances = field(default_factory=Provenances)  # files named by the annotations of stdin's objects
+    # with templates="check": the VMs the templates process into, checked, for rendering aside
+    processed: tuple[Document, ...] = ()
 
 
 @dataclass
@@ -117,13 +122,15 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     # The configuration first: the release it names decides which schemas check every object.
     config = _config(request, reader, [*given, *read], found)
     found.validate = validating(found.validate, config, request.accept_removed)
-    if request.templates != "keep" and request.judge != JUDGE_NONE:
+    if request.templates not in ("keep", "check") and request.judge != JUDGE_NONE:
         given, read = _templates(list(given), reader, config, request, found), _templates(read, reader, config,
                                                                                           request, found)
     documents = _checked(list(given), request.judge, found)
     ahead = found.ahead[1] if found.ahead is not None and found.ahead[0] == found.validate else None
     documents += _checked(read, request.judge, found, request.jobs, ahead)
+    processed = _processed_aside(documents, reader, config, request, found)
     found.notices.extend(duplicates(documents, request.namespace))
+    found.notices.extend(generated_names(documents, request.namespace))
     catalogs = list(reader.sources(request.catalogs, True, False))
     catalog_docs = _checked(_read(catalogs, request.limits, reader, found), JUDGE_ALL, found)
     if not (request.builtin and config.common_instancetypes):
@@ -140,7 +147,21 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
         found.fail(problem, doc)
     found.notices.extend(located(text) for text in loaded.warnings)
     return Inputs(tuple(documents), loaded.catalog, config, tuple(found.problems), tuple(found.notices),
-                  tuple(found.blamed), tuple(found.files), provenance)
+                  tuple(found.blamed), tuple(found.files), provenance, processed)
+
+
+def _processed_aside(documents: list[Document], reader: Reader, config: ClusterConfig, request: Request,
+                     found: _Found) -> tuple[Document, ...]:
+    """With ``templates="check"``: the VMs the templates among ``documents`` process into, checked (their
+    problems are ``found``'s), while the templates themselves stay in the documents as they are."""
+    if request.templates != "check" or request.judge == JUDGE_NONE:
+        return ()
+    from ..api.templatekinds import is_template
+
+    kept = [doc for doc in documents if is_template(doc.data)]
+    if not kept:
+        return ()
+    return tuple(_checked(_templates(kept, reader, config, request, found), request.judge, found))
 
 
 def _templates(docs: list[Document], reader: Reader, config: ClusterConfig, request: Request,

@@ -31,9 +31,10 @@ VM_MODE: tuple[Stage, ...] = (
 @cache
 def vmi_mode() -> tuple[Stage, ...]:
     """The stages of VMI mode (imported on first use: a plain render does not pay for them)."""
-    from . import vm_controller, vmi_controller, vmi_mutating_webhook, vmi_validating_webhook
+    from . import generated_name, vm_controller, vmi_controller, vmi_mutating_webhook, vmi_validating_webhook
 
     return (
+        generated_name.generated,  # the mutating webhooks do not read the name; the UUID derived from it does
         vm_mutating_webhook.preferred_defaults,
         vm_mutating_webhook.create_defaults,
         vm_validating_webhook.admit,
@@ -49,9 +50,10 @@ def vmi_mode() -> tuple[Stage, ...]:
 def stored_mode() -> tuple[Stage, ...]:
     """``kubectl get vm -o yaml`` after ``kubectl apply`` and virt-controller's first reconcile
     (render --stored; imported on first use)."""
-    from . import stored, vm_controller
+    from . import generated_name, stored, vm_controller
 
     return (
+        generated_name.generated,
         vm_mutating_webhook.preferred_defaults,
         vm_validating_webhook.admit,  # as in VM mode: before the values the cluster draws are placeheld
         stored.webhook,

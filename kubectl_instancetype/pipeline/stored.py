@@ -23,7 +23,7 @@ from typing import Any
 
 from ..api.golang import child
 from ..api.matchers import MATCHERS
-from ..api.names import INSTANCETYPE_VERSION
+from ..api.names import ASSIGNED, INSTANCETYPE_VERSION
 from ..api.origin import NO_TRACE, Trace, named
 from ..catalog.find import find_object
 from . import expand, vm_controller, vm_mutating_webhook
@@ -31,7 +31,6 @@ from .lookup import TEMPLATE, Context
 
 Spec = dict[str, Any]
 
-ASSIGNED = "<assigned by the cluster>"
 FIRMWARE_RANDOM = named("assigned by the cluster: KubeVirt's VM mutating webhook draws a random value")
 CONTROLLER = named("virt-controller's first reconcile of the new VM")
 UID = named("assigned by the cluster: the API server gives each object a random uid")

@@ -12,7 +12,8 @@ import re
 from ..errors import Notice, ToolError
 from .status import RunResult
 
-_ACTION = re.compile(r"\{\{-?\s*[^{}]*?\s*-?\}\}")
+# not ``${{X}}``: a VirtualMachineTemplate's whole-value reference
+_ACTION = re.compile(r"(?<!\$)\{\{-?\s*[^{}]*?\s*-?\}\}")
 TEMPLATE_NOTE = ("{action} is a Go template action (a Helm chart's template, quoted): render the chart first, "
                  "e.g. `helm template NAME CHART | kubectl instancetype render -f -`, or leave the file out with "
                  "--exclude")

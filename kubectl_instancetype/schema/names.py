@@ -107,10 +107,12 @@ def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metad
     name, generate = meta.get("name", ""), meta.get("generateName", "")
     if generate:
         errs += [invalid((*prefix, "generateName"), generate, m) for m in dns1123_subdomain(_masked(generate))]
-    # The server generates a name from generateName before this check; `kubectl apply` never sends a
-    # generateName-only object there (it refuses it), so the name is missing, as kube-validate answers.
+    # The server generates the name from generateName before this check (apiserver registry/rest create.go
+    # BeforeCreate: generateName, at most 58 characters of it, and 5 random ones): the answer of `kubectl create`.
+    # `kubectl apply` refuses such an object before sending it ("from web-: cannot use generate name with apply").
     if not name:
-        errs.append(required((*prefix, "name"), "name or generateName is required"))
+        if not generate:
+            errs.append(required((*prefix, "name"), "name or generateName is required"))
     else:
         errs += [invalid((*prefix, "name"), name, m) for m in dns1123_subdomain(name)]
     namespace = meta.get("namespace", "")

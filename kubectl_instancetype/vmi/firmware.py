@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ..api.names import ASSIGNED
 from ..api.origin import NO_TRACE, Trace, named
 
 # The namespace UUID of KubeVirt's name-based firmware UUIDs (unchanged since KubeVirt v0.x).
@@ -30,6 +31,6 @@ def set_stable_firmware_uuid(template_spec: dict[str, Any], vm_name: str, trace:
     firmware = domain.get("firmware")
     if not isinstance(firmware, dict):
         firmware = domain["firmware"] = {}
-    if not firmware.get("uuid"):
-        firmware["uuid"] = stable_firmware_uuid(vm_name)
+    if not firmware.get("uuid"):  # a name the API server generated is random: so is the UUID derived from it
+        firmware["uuid"] = ASSIGNED if ASSIGNED in vm_name else stable_firmware_uuid(vm_name)
         trace.set(("domain", "firmware", "uuid"), FIRMWARE_UUID)

@@ -50,6 +50,16 @@ class Entropy:
             return Entropy(f"{self.seed}/{name}")
         return self
 
+    def copy(self) -> Entropy:
+        """A reader that goes on from where this one is, independently."""
+        twin = Entropy(self.seed)
+        twin._buffer, twin._block = self._buffer, self._block
+        return twin
+
+    def follow(self, other: Entropy) -> None:
+        """Go on from where ``other`` (a :meth:`copy` of this reader) is."""
+        self._buffer, self._block = other._buffer, other._block
+
     def read(self, count: int) -> bytes:
         """The next ``count`` bytes (``io.ReadFull``)."""
         if self.seed is None:
@@ -128,17 +138,48 @@ def alphabet(ranges: str) -> str:
     return "".join(sorted(set("".join(parts))))
 
 
+def _drawn(expression: str, entropy: Entropy) -> str:
+    ranges, length = _ranges_and_length(expression)
+    letters = alphabet(ranges)
+    return "".join(letters[random_below(entropy, len(letters))] for _ in range(length))
+
+
 def generate(source: str, entropy: Entropy) -> str:
     """``ExpressionValue.GenerateValue``: ``source`` with every expression replaced by drawn characters.
 
     As in Go, the first occurrence of the matched text is replaced and the search starts again from the
-    beginning; text that is not an expression (``[a-z]`` without a length, ``{3}`` alone) stays as it is."""
+    beginning; text that is not an expression (``[a-z]`` without a length, ``{3}`` alone) stays as it is.
+
+    Go's search from the beginning costs the string's length for every expression (quadratic). The expressions
+    are drawn in one pass instead, and the pass is Go's answer when its result holds no expression: the text
+    before each expression then held none either (text before the leftmost match cannot take part in a match
+    that reaches the ``[`` opening the next one), so Go's search found the expressions in the same order. When
+    the drawn characters spell a new expression with the text around them, Go's loop is run as it is."""
+    trial = entropy.copy()
+    pieces: list[str] = []
+    position = 0
+    for match in _EXPRESSION.finditer(source):
+        pieces.append(source[position:match.start()])
+        try:
+            pieces.append(_drawn(match.group(0), trial))
+        except GeneratorError:
+            if _EXPRESSION.search("".join(pieces)) is None:  # Go reached this expression first too
+                raise
+            return _go_loop(source, entropy)
+        position = match.end()
+    pieces.append(source[position:])
+    out = "".join(pieces)
+    if _EXPRESSION.search(out) is not None:
+        return _go_loop(source, entropy)
+    entropy.follow(trial)
+    return out
+
+
+def _go_loop(source: str, entropy: Entropy) -> str:
+    """Go's loop as it is: the leftmost expression drawn and the search started again."""
     while True:
         match = _EXPRESSION.search(source)
         if match is None:
             return source
         expression = match.group(0)
-        ranges, length = _ranges_and_length(expression)
-        letters = alphabet(ranges)
-        drawn = "".join(letters[random_below(entropy, len(letters))] for _ in range(length))
-        source = source.replace(expression, drawn, 1)
+        source = source.replace(expression, _drawn(expression, entropy), 1)

@@ -52,11 +52,11 @@ def merge(parameters: tuple[Parameter, ...], values: Mapping[str, str]) -> tuple
     if unknown:
         raise MergeError(f"parameter {unknown[0]} not found in template")
     out = list(parameters)
+    first: dict[str, int] = {}  # each name's first parameter: the one a passed value sets
+    for i, parameter in enumerate(parameters):
+        first.setdefault(parameter.name, i)
     for name, value in values.items():
-        for i, parameter in enumerate(out):
-            if parameter.name == name:
-                out[i] = replace(parameter, value=value)
-                break
+        out[first[name]] = replace(out[first[name]], value=value)
     return tuple(out)
 
 

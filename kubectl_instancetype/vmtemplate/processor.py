@@ -17,6 +17,7 @@ from ..api.golang import clone_json, go_json
 from ..records import dataclass, field
 from ..schema.fielderror import GoStruct, go_value, invalid
 from ..schema.tables import MAIN
+from ..yamlio.load import DEFAULT_LIMITS
 from .conversion import ConversionError, convert
 from .document import Template, raw_vm_error
 from .generator import Entropy
@@ -31,9 +32,10 @@ from .parameters import (
     references_in,
     values,
 )
-from .substitution import SubstitutionError, referenced, substitute, substitute_all
+from .substitution import NestingError, SubstitutionError, json_depth, referenced, substitute, substitute_all
 
 MERGE, VALIDATE, PROCESS = "merge", "validate", "process"
+LIMIT = "limit"  # not the engine's refusal: a value beyond this tool's input limits
 
 
 class ProcessError(ValueError):
@@ -96,6 +98,13 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
     _strip_namespace(vm)
     try:
         substituted = substitute_all(vm, filled)
+    except NestingError as exc:
+        index = next((i for i, p in enumerate(parameters) if json_depth(filled[p.name]) > DEFAULT_LIMITS.max_depth),
+                     -1)
+        name = parameters[index].name if index >= 0 else ""
+        raise ProcessError(f"template parameter {name}: its value, read as JSON for a ${{{{{name}}}}} reference, is "
+                           f"{exc}", LIMIT, _located_parameter(parameters, index, template.origin), name,
+                           check.warnings) from None
     except SubstitutionError as exc:
         listed = [GoStruct(p.go_struct()) for p in parameters]
         text = invalid(("spec", "parameters"), listed, f"error processing template: {exc}").text()

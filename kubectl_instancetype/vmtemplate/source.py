@@ -6,11 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import EXIT_FINDINGS, EXIT_INPUT, InputError, KubeVirtError, Location, Notice, ToolError
+from ..errors import (
+    EXIT_FINDINGS,
+    EXIT_INPUT,
+    InputError,
+    InternalLimitError,
+    KubeVirtError,
+    Location,
+    Notice,
+    ToolError,
+)
 from ..records import dataclass
 from ..yamlio.load import Document, events, load_stream
 from .document import ConvertError, DecodeError, Template, read_params, read_template
-from .processor import ProcessError
+from .processor import LIMIT, ProcessError
 
 TEMPLATE_DECODE = "error decoding VirtualMachineTemplate: "
 OPENSHIFT_DECODE = "error decoding Template: "
@@ -115,7 +124,9 @@ def load_params(text: str, source: str) -> dict[str, str]:
 
 def located(error: ProcessError, loaded: LoadedTemplate) -> ToolError:
     """A processing refusal pointing into the template file, with a note naming each parameter the field at
-    fault was written with (``${X}``)."""
+    fault was written with (``${X}``); a value beyond this tool's input limits is that limit's error (exit 3)."""
+    if error.stage == LIMIT:
+        return InternalLimitError(error.message, loaded.document.locate(error.path))
     found = TemplateError(error.message, stage=error.stage, field=error.path)
     origin = loaded.template.origin
     notes: tuple[Notice, ...] = ()
@@ -143,11 +154,17 @@ def _names(value: Any) -> set[str]:
 
 def parameter_location(loaded: LoadedTemplate, name: str) -> Location:
     """Where parameter ``name`` is declared in the file (the document's start when it is not)."""
-    base = ("parameters",) if loaded.template.openshift else ("spec", "parameters")
     for i, parameter in enumerate(loaded.template.parameters):
         if parameter.name == name:
-            return loaded.document.locate((*base, i))
+            return parameter_location_at(loaded, i)
     return loaded.document.location
+
+
+def parameter_location_at(loaded: LoadedTemplate, index: int) -> Location:
+    """Where the parameter of list index ``index`` is declared in the file (no search by name: a template with
+    thousands of parameters is located once for each in linear time)."""
+    base = ("parameters",) if loaded.template.openshift else ("spec", "parameters")
+    return loaded.document.locate((*base, index))
 
 
 def vm_location(loaded: LoadedTemplate, path: tuple[str | int, ...]) -> Location:

@@ -28,8 +28,8 @@ from ..yamlio.load import Document
 from .document import read_template
 from .generator import Entropy
 from .parameters import aggregate, check_references, references_in
-from .processor import ProcessError, process
-from .source import LoadedTemplate, TemplateError, TemplateInputError, load_params, located, parameter_location
+from .processor import LIMIT, ProcessError, process
+from .source import LoadedTemplate, TemplateError, TemplateInputError, load_params, located, parameter_location_at
 from .substitution import referenced
 
 PARAMS_SUFFIXES = (".params.yaml", ".params.yml", ".params.json")
@@ -163,7 +163,7 @@ def _processed(doc: Document, params_of: ParamsReader, release: Release, seed: i
     try:
         result = process(template, passed, Entropy(seed), release.name)
     except ProcessError as exc:
-        if found is None:
+        if found is None and exc.stage != LIMIT:
             exc = ProcessError(f"processing validation failed: {exc.message.split(': ', 1)[1]}", exc.stage,
                                exc.path, exc.parameter)
         raise located(exc, loaded) from None
@@ -177,7 +177,7 @@ def _warning(loaded: LoadedTemplate, text: str) -> Notice:
     index = head[head.find("[") + 1:head.find("]")] if "[" in head else ""
     location = loaded.document.location
     if index.isdigit() and int(index) < len(loaded.template.parameters):
-        location = parameter_location(loaded, loaded.template.parameters[int(index)].name)
+        location = parameter_location_at(loaded, int(index))  # the index the warning names (issue 36 H5)
     return Notice(text, location)
 
 
@@ -192,8 +192,8 @@ def _webhook_checks(loaded: LoadedTemplate, notices: list[Notice]) -> bool:
     if check.errors:
         raise TemplateError(aggregate(check.errors), stage="validate").with_location(
             loaded.document.locate(template.origin))
-    skipped = [p for p in template.parameters if p.required and p.value == "" and p.generate == ""]
-    for parameter in skipped:
+    skipped = [(i, p) for i, p in enumerate(template.parameters) if p.required and p.value == "" and p.generate == ""]
+    for i, parameter in skipped:
         notices.append(Notice(f'processing validation skipped: required parameter "{parameter.name}" has neither '
-                              "value nor generator", parameter_location(loaded, parameter.name)))
+                              "value nor generator", parameter_location_at(loaded, i)))
     return not skipped
