@@ -114,10 +114,12 @@ def _nothing_to_expand(path: Path) -> bool:
     return True
 
 
-# KubeVirt's corpora and answers, run by their own tests (a VM without matchers there may well come back
+# KubeVirt's corpora and answers and the reproducers of what KubeVirt does to a running VM, run by their own
+# tests (a VM without matchers there may well come back
 # re-encoded, as KubeVirt prints it: machine: {} gains type: "")
 CORPORA = (TESTDATA / "conformance", TESTDATA / "conformance-releases", TESTDATA / "validation",
-           TESTDATA / "kubevirt-answers", TESTDATA / "wild")
+           TESTDATA / "kubevirt-answers", TESTDATA / "wild", TESTDATA / "conformance-restart",
+           TESTDATA / "newcomer-t6")
 UNEXPANDABLE = sorted(
     p for p in TESTDATA.rglob("*")
     if p.suffix in (".yaml", ".yml", ".json") and p.is_file()
