@@ -118,6 +118,22 @@ def test_pin_writes_the_stable_values_keeping_comments(tmp_path: Path, update_go
     ] * 2
 
 
+@pytest.mark.parametrize("output", ["yaml", "json"])
+def test_pin_printed_is_what_write_writes(tmp_path: Path, output: str) -> None:
+    """render --pin without --write prints the pinned VMs (it was exit 4: the emitter refused the mappings a
+    pin places its keys in)."""
+    for name in ("vms.yaml", "catalog.yaml"):
+        shutil.copy(DRIFT / name, tmp_path / name)
+    printed, err, code = cli("render", "--pin", "--pin-firmware", "-o", output, "vms.yaml", *CATALOG, cwd=tmp_path)
+    assert code == 0, err
+    assert cli("render", "--pin", "--pin-firmware", "--write", "vms.yaml", *CATALOG, cwd=tmp_path)[2] == 0
+    docs = list(load_stream(printed, "stdout")) if output == "yaml" else json.loads(printed)["items"]
+    data = [d.data for d in docs] if output == "yaml" else docs
+    pinned = [d.data for d in load_stream((tmp_path / "vms.yaml").read_text(), "vms.yaml")]
+    assert [d for d in data if d.get("kind") == "VirtualMachine"] == [
+        d for d in pinned if d.get("kind") == "VirtualMachine"]
+
+
 def test_pinned_firmware_is_derived_from_namespace_and_name() -> None:
     assert firmware_identity("team-a", "web") == firmware_identity("team-a", "web")
     assert firmware_identity("team-a", "web") != firmware_identity("team-b", "web")

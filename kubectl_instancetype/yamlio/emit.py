@@ -92,12 +92,15 @@ def dump_yaml(obj: Any) -> str:
         keyorder.clear_caches()
     out: list[str] = []
     kind = type(obj)
-    if kind is dict and obj:
-        _map(obj, 0, out, "")
-    elif kind is list and obj:
-        _seq(obj, 0, out, "")
-    else:  # a root scalar continues its folded or block lines two columns in, as go-yaml does
-        out.append(_scalar(obj, 0, 2))
+    try:
+        if kind is dict and obj:
+            _map(obj, 0, out, "")
+        elif kind is list and obj:
+            _seq(obj, 0, out, "")
+        else:  # a root scalar continues its folded or block lines two columns in, as go-yaml does
+            out.append(_scalar(obj, 0, 2))
+    except _Subclassed:
+        return dump_yaml(_plain(obj))
     return "".join(out)
 
 
@@ -116,10 +119,13 @@ def dump_yaml_commented(obj: Any, comments: Mapping[Path, str]) -> str:
         return dump_yaml(obj)
     dump_yaml({})  # keeps the caches bounded, as dump_yaml does
     out: list[str] = []
-    if kind is dict:
-        _cmap(obj, 0, out, "", (), comments, "")
-    else:
-        _cseq(obj, 0, out, "", (), comments, "")
+    try:
+        if kind is dict:
+            _cmap(obj, 0, out, "", (), comments, "")
+        else:
+            _cseq(obj, 0, out, "", (), comments, "")
+    except _Subclassed:
+        return dump_yaml_commented(_plain(obj), comments)
     return "".join(out)
 
 
@@ -283,12 +289,28 @@ def _scalar(value: Any, col: int, indent: int) -> str:
     return _scalar(_plain_value(value), col, indent)
 
 
+class _Subclassed(Exception):
+    """A mapping or list of a subclass met where the emitter dispatches on exact types: the document is
+    written again as plain data (rare: a pin's :class:`.keyorder.InPlace` mappings)."""
+
+
 def _plain_value(value: Any) -> Any:
     """Subclasses of the scalar types (enums, for instance) as their base values; anything else is an error."""
     for base in (bool, int, float, str):
         if isinstance(value, base):
             return base(value)
+    if isinstance(value, dict | list):
+        raise _Subclassed
     raise TypeError(f"cannot write {type(value).__name__} as YAML: only plain dict/list/scalar data")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every mapping a ``dict`` and every list a ``list``."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _analyse(s: str) -> tuple[int, str]:
