@@ -179,19 +179,27 @@ def _template_values(request: Request, reader: Reader, found: _Found) -> dict[st
     template's absolute path or by its name."""
     if request.template_values is None:
         return {}
-    from ..yamlio import dump_yaml
-
     where = request.template_values
     try:
         docs = load_stream(reader.read(Source(where, where), request.limits.max_bytes).text, where)
     except InputError as exc:
         found.fail(exc)
         return {}
-    data = docs[0].data if docs else {}
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        found.fail(InputError("--template-values: expected a map of template paths or names to maps of values",
-                              Location(where)))
+    try:
+        return template_values(docs[0].data if docs else {}, where)
+    except InputError as exc:
+        found.fail(exc)
         return {}
+
+
+def template_values(data: Any, where: str) -> dict[str, tuple[str, str]]:
+    """The entries of a --template-values file read from ``where``: each template's values (as the text of a
+    params file, and where they are), by the template's absolute path and by its name."""
+    from ..yamlio import dump_yaml
+
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise InputError("--template-values: expected a map of template paths or names to maps of values",
+                         Location(where))
     base = os.path.dirname(os.path.abspath(where))
     out: dict[str, tuple[str, str]] = {}
     for key, values in data.items():
