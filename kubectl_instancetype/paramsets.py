@@ -79,7 +79,7 @@ def sets_from_annotation(loaded: LoadedTemplate) -> list[dict[str, str]]:
         texts = []
         for i, value in enumerate(values):
             try:
-                texts.append(_text(value))
+                texts.append(_text(name, value))
             except DecodeError as exc:
                 raise InputError(f"annotation {ANNOTATION}: {name}[{i}]: {_go_words(exc)}", where) from None
         choices.append(texts)
@@ -107,11 +107,9 @@ def _amount(total: int | None) -> str:
     return f"{head}×10^{len(digits) - 1}".removeprefix("1×")
 
 
-def _text(value: Any) -> str:
+def _text(name: str, value: Any) -> str:
     """A value as a params file gives it (a YAML scalar read into a Go string; a map or list is refused)."""
-    from .vmtemplate.document import read_params
-
-    return read_params({"": value})[""]
+    return read_params({name: value})[name]
 
 
 def _go_words(exc: DecodeError) -> str:

@@ -72,10 +72,11 @@ def test_h2_a_product_over_the_cap_is_refused_at_once() -> None:
 
 @pytest.mark.parametrize(("args", "expected"), [
     (["--param-sets", "sets.yaml", "windows.yaml"],
-     "sets.yaml:2:4: error: parameter set 2: json: cannot unmarshal object into Go value of type string\n"),
+     "sets.yaml:2:4: error: parameter set 2: json: cannot unmarshal object into Go struct field .INSTANCETYPE of "
+     "type string\n"),
     (["--param-sets", "annotation", "ann.yaml"],
      "ann.yaml:7:5: error: annotation kubectl-instancetype.io/parameter-values: INSTANCETYPE[1]: json: cannot "
-     "unmarshal object into Go value of type string\n"),
+     "unmarshal object into Go struct field .INSTANCETYPE of type string\n"),
 ])
 def test_t2_a_map_value_is_an_input_error_naming_the_set(args: list[str], expected: str) -> None:
     out, err, status = cli(["validate", *args], folder("T2"))

@@ -323,6 +323,8 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
     status = vm.get("status")
     if status is not None and not isinstance(status, dict):
         raise ConversionError(f"cannot restore struct from: {json_kind(status)}")
+    if status:
+        _status_unknown(converter, status, release)
     known = {"kind", "apiVersion", "metadata", "spec", "status"}
     converter.unknown.extend(f'unknown field "{key}"' for key in vm if key not in known)
     if converter.unknown:
@@ -332,6 +334,34 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
            "spec": _printed_spec(spec or {}), "status": status or {}}
     encode_vm(out)
     return out
+
+
+def _status_unknown(converter: _Converter, status: dict[str, Any], release: str) -> None:
+    """The keys of ``status`` that ``v1.VirtualMachineStatus`` does not have, which strict decoding refuses with
+    the others (the OpenAPI table holds the spec's types only: the CRD's status schema names the fields)."""
+    from ..schema.tables import crd_schemas
+
+    node = crd_schemas(release)["VirtualMachine"].properties.get("status")
+    if node is not None:
+        _unknown(converter, status, node, "status", ("status",))
+
+
+def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[str | int, ...]) -> None:
+    if node.preserve_unknown:
+        return
+    if isinstance(value, dict) and node.properties:
+        for key, item in value.items():
+            if key in node.properties:
+                _unknown(converter, item, node.properties[key], f"{path}.{key}", (*at, key))
+            else:
+                converter.unknown.append(f'unknown field "{path}.{key}"')
+                converter.unknown_at.setdefault(converter.unknown[-1], (*at, key))
+    elif isinstance(value, dict) and not isinstance(node.additional, bool) and node.additional is not None:
+        for key, item in value.items():
+            _unknown(converter, item, node.additional, path, (*at, key))
+    elif isinstance(value, list) and node.items is not None:
+        for i, item in enumerate(value):
+            _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
 
 
 # ObjectMeta's plain fields Go omits when empty (the rest are maps, lists, pointers or structs).
