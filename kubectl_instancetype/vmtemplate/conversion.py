@@ -330,7 +330,7 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
     if converter.unknown:
         found = sorted(converter.unknown)
         raise ConversionError("strict decoding error: " + ", ".join(found), converter.unknown_at.get(found[0]))
-    out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _omit_meta(meta),
+    out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _meta_order(_omit_meta(meta)),
            "spec": _printed_spec(spec or {}), "status": status or {}}
     encode_vm(out)
     return out
@@ -364,6 +364,22 @@ def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[
             _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
 
 
+# ObjectMeta's fields in Go's declaration order, as encoding/json prints them (its maps with sorted keys)
+_META_ORDER = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+               "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
+               "ownerReferences", "finalizers", "managedFields")
+
+
+def _meta_order(meta: Any) -> Any:
+    if not isinstance(meta, dict):
+        return meta
+    ordered = {key: meta[key] for key in _META_ORDER if key in meta}
+    for key in ("labels", "annotations"):
+        if isinstance(ordered.get(key), dict):
+            ordered[key] = dict(sorted(ordered[key].items()))
+    return {**ordered, **{k: v for k, v in meta.items() if k not in ordered}}
+
+
 # ObjectMeta's plain fields Go omits when empty (the rest are maps, lists, pointers or structs).
 _META_PLAIN = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
 _MATCHER_PLAIN = ("name", "kind", "revisionName", "inferFromVolume")
@@ -389,14 +405,14 @@ def _printed_spec(spec: dict[str, Any]) -> dict[str, Any]:
                 if matcher.get(name) == "":
                     del matcher[name]
     for dvt in spec.get("dataVolumeTemplates") or []:
-        if isinstance(dvt, dict):
-            _omit_meta(dvt.get("metadata"))
+        if isinstance(dvt, dict) and "metadata" in dvt:
+            dvt["metadata"] = _meta_order(_omit_meta(dvt["metadata"]))
             for name in ("apiVersion", "kind"):
                 if dvt.get(name) == "":
                     del dvt[name]
     template = spec.get("template")
     if isinstance(template, dict):
-        template["metadata"] = _omit_meta(template.get("metadata") or {})
+        template["metadata"] = _meta_order(_omit_meta(template.get("metadata") or {}))
         vmi = template.get("spec")
         if isinstance(vmi, dict):
             # DomainSpec and its Resources and Devices are plain structs: Go always prints them

@@ -44,6 +44,7 @@ class Template:
     openshift: bool = False
     name: str = ""
     annotations: Mapping[str, str] | None = None
+    listed: bool = False  # the parameters were a list (Go's empty slice, not nil, when it holds none)
 
 
 def _float32_text(value: float) -> str:
@@ -182,20 +183,23 @@ def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
     return out
 
 
-def read_template(data: Any, yaml: bool = True) -> Template:
+def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -> Template:
     """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
-    convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped)."""
-    bad = _unsupported(_untyped(data, data.get("kind") == "Template") if isinstance(data, dict) else data)
+    convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped).
+    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind."""
+    if openshift is None:
+        openshift = isinstance(data, dict) and data.get("kind") == "Template"  # virtctl converts by kind alone
+    bad = _unsupported(_untyped(data, openshift) if isinstance(data, dict) else data)
     if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
         raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
     if not isinstance(data, dict):
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
-        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type "
-                          "v1beta1.VirtualMachineTemplate")
+        kind = "v1.Template" if openshift else "v1beta1.VirtualMachineTemplate"
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type {kind}")
     meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
     annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
     name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
-    if data.get("kind") == "Template":  # virtctl converts by kind alone (any apiVersion: a legacy "v1" too)
+    if openshift:  # any apiVersion: a legacy "v1" too
         parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
         message = go_string(data.get("message"), ("message",), yaml)
         objects = data.get("objects")
@@ -203,7 +207,8 @@ def read_template(data: Any, yaml: bool = True) -> Template:
             raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
         if not objects or len(objects) != 1:
             raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
-        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations)
+        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations,
+                        isinstance(data.get("parameters"), list))
     spec = data.get("spec")
     if spec is None:
         spec = {}
@@ -212,7 +217,7 @@ def read_template(data: Any, yaml: bool = True) -> Template:
     parameters = _parameters(spec.get("parameters"), ("spec", "parameters"), yaml)
     message = go_string(spec.get("message"), ("spec", "message"), yaml)
     return Template(parameters, message, spec.get("virtualMachine"), ("spec", "virtualMachine"), False, name,
-                    annotations)
+                    annotations, isinstance(spec.get("parameters"), list))
 
 
 class ConvertError(ValueError):
@@ -259,13 +264,14 @@ def json_decode_error(data: Any, root: str, target: str = "") -> DecodeError | N
     returns JSON's error (``k8s.io/apimachinery/pkg/util/yaml/decoder.go``), which has no sigs.k8s.io/yaml
     wording, takes no number or bool for a string (the YAML reading converts them) and names the field from
     the root type (Go 1.26's encoding/json: ``Go struct field VirtualMachineTemplate.spec.parameters.0.value``).
-    ``root`` is the decoded type's name ("" for a map), ``target`` what is decoded: ``params`` or a template.
+    ``root`` is the decoded type's name ("" for a map), ``target`` what is decoded: ``params``, ``openshift``
+    (``template convert``) or a template.
     None: JSON finds no type error (the YAML reading's error stands)."""
     try:
         if target == "params":
             _strict_params(data)
         else:
-            read_template(data, yaml=False)
+            read_template(data, yaml=False, openshift=True if target == "openshift" else None)
     except DecodeError as exc:
         text = str(exc).removeprefix(_WRAP)
         return DecodeError(text.replace("into Go struct field .", f"into Go struct field {root}.", 1), exc.path)

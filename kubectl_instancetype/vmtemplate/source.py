@@ -167,3 +167,21 @@ def vm_location(loaded: LoadedTemplate, path: tuple[str | int, ...]) -> Location
 
 def sources_of(values: Mapping[str, Any]) -> str:
     return ", ".join(f"${{{name}}}" for name in values)
+
+
+def convert_template(text: str, source: str) -> dict[str, Any]:
+    """The VirtualMachineTemplate ``virtctl template convert`` prints for a file's first document (read as an
+    OpenShift Template whatever its kind); its refusals located in the file."""
+    from .printed import converted
+
+    doc = _first_document(text, source, OPENSHIFT_DECODE)
+    if doc is None:
+        raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+    try:
+        return converted(doc.data, _is_json(text))
+    except DecodeError as exc:
+        if _is_json(text) and "unsupported value" not in str(exc):
+            exc = json_decode_error(doc.data, "Template", "openshift") or exc
+        raise TemplateInputError(OPENSHIFT_DECODE + str(exc), doc.locate(exc.path)) from None
+    except ConvertError as exc:
+        raise TemplateError(str(exc), stage="convert").with_location(doc.locate(("objects",))) from None
