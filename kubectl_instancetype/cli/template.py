@@ -185,3 +185,12 @@ def convert(file: str, output: str) -> None:
         finish(RunResult((exc,)))
     _emit(converted, output)
     sys.exit(EXIT_OK)
+
+
+def _add_matrix() -> None:
+    from .matrix import matrix_command
+
+    template.add_command(matrix_command)
+
+
+_add_matrix()

@@ -109,7 +109,7 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> tuple[list
         if source != "annotation":
             docs = load_stream(read_text(Source(source, source, source)), source)
             given = sets_from_file(docs[0] if docs else None, source)
-        values_of = _base_values(inputs)
+        values_of = template_base_values(inputs)
     except ToolError as exc:
         return [exc], []
     checking = validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
@@ -161,7 +161,7 @@ def _junit_on_stdout() -> bool:
     return ctx is not None and ctx.params.get("junit_xml") == "-"
 
 
-def _base_values(inputs: InputOptions) -> Callable[[str, str], tuple[dict[str, str], str]]:
+def template_base_values(inputs: InputOptions) -> Callable[[str, str], tuple[dict[str, str], str]]:
     """Where each template's values come from, as render and validate take them: the params file beside it
     (NAME.params.yaml), else its entry in --template-values (also from the configuration file); the values and
     the file named, or none."""
