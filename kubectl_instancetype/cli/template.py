@@ -194,3 +194,12 @@ def _add_matrix() -> None:
 
 
 _add_matrix()
+
+
+def _add_hygiene() -> None:
+    from .hygiene import hygiene_command
+
+    template.add_command(hygiene_command)
+
+
+_add_hygiene()

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..errors import KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
+from ..errors import HygieneError, KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
 from ..records import dataclass
 from .status import RunResult
 
@@ -47,8 +47,20 @@ RULES: tuple[tuple[str, str, str, str, str], ...] = (
     ("KIT005", "OutOfDate", "The file is not as --write would write it",
      "With --check or --diff: the file's VirtualMachines (or objects) are not written as --write writes them.",
      "Run the same command with --write (or --output-dir) and commit the result."),
+    ("KIT006", "CloudInitSecret", "A password or private key in a template's cloud-init user data",
+     "Every VM made from the template gets the same credential (template hygiene).",
+     "Make it a parameter with generate: expression, or take it from a Secret (userDataSecretRef); silence with "
+     "the template's kubectl-instancetype.io/hygiene-ignore annotation or --ignore KIT006."),
+    ("KIT007", "FixedIdentifier", "A machine identifier every VM made from the template would share",
+     "A firmware UUID or serial, a MAC address, a hostname or the source VM's identity (template hygiene).",
+     "Leave it out (KubeVirt assigns one) or make it a parameter; silence with the hygiene-ignore annotation or "
+     "--ignore KIT007."),
+    ("KIT008", "PinnedOverInstancetype", "A value in the template that defeats the instancetype it offers",
+     "A revisionName of one cluster, or a size written beside the instancetype (template hygiene).",
+     "Remove it; silence with the hygiene-ignore annotation or --ignore KIT008."),
 )
-LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning", "KIT005": "error"}
+LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning", "KIT005": "error",
+         "KIT006": "error", "KIT007": "error", "KIT008": "error"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,8 @@ def sarif_log(result: RunResult, root: Root | None = None) -> str:
 
 
 def _rule(problem: ToolError) -> str:
+    if isinstance(problem, HygieneError):
+        return problem.rule
     if isinstance(problem, KubeVirtError):
         return "KIT001"
     if isinstance(problem, RefusedError):
