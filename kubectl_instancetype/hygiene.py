@@ -55,7 +55,8 @@ def _vmi(vm: dict[str, Any]) -> tuple[dict[str, Any], Path]:
 
 # --- KIT006 cloud-init-secret -------------------------------------------------------------------------------------
 
-_PASSWORD = re.compile(r"(?:^|[\s{,-])(password|passwd|plain_text_passwd|hashed_passwd)\s*:\s*(\$\{\{?\w+\}?\}|[^\s,}#]+)")
+_PASSWORD = re.compile(r"(?:^|[\s{,-])(password|passwd|plain_text_passwd|hashed_passwd)\s*:\s*"
+                       r"(\$\{\{?\w+\}?\}|[^\s,}#]+)")
 _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
 _PAIR = re.compile(r"^\s*-?\s*([^\s:#]+):(\S+)\s*$")  # chpasswd's user:password lines
 _CLOUD_INIT = ("cloudInitNoCloud", "cloudInitConfigDrive")

@@ -47,6 +47,9 @@ RULES: tuple[tuple[str, str, str, str, str], ...] = (
     ("KIT005", "OutOfDate", "The file is not as --write would write it",
      "With --check or --diff: the file's VirtualMachines (or objects) are not written as --write writes them.",
      "Run the same command with --write (or --output-dir) and commit the result."),
+)
+# template hygiene (``template hygiene``): listed after the others, in logs that hold such a finding
+HYGIENE_RULES: tuple[tuple[str, str, str, str, str], ...] = (
     ("KIT006", "CloudInitSecret", "A password or private key in a template's cloud-init user data",
      "Every VM made from the template gets the same credential (template hygiene).",
      "Make it a parameter with generate: expression, or take it from a Secret (userDataSecretRef); silence with "
@@ -90,10 +93,11 @@ def sarif_log(result: RunResult, root: Root | None = None) -> str:
     for problem in result.problems:
         results.extend(_problem(problem, where))
     results.extend(_notice(n, where) for n in result.notices if n.severity == "warning")
+    listed = RULES + (HYGIENE_RULES if any(isinstance(p, HygieneError) for p in result.problems) else ())
     rules = [{"id": rid, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": full},
               "help": {"text": help_text}, "helpUri": f"{INFORMATION_URI}#errors-and-exit-status",
               "defaultConfiguration": {"level": LEVEL[rid]}}
-             for rid, name, short, full, help_text in RULES]
+             for rid, name, short, full, help_text in listed]
     log = {"$schema": SCHEMA, "version": "2.1.0",
            "runs": [{"tool": {"driver": {"name": "kubectl-instancetype", "version": __version__,
                                          "semanticVersion": __version__, "informationUri": INFORMATION_URI,
