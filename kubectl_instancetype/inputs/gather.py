@@ -401,7 +401,7 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1,
     for doc in flat:
         skipped = _skipped(doc)
         if skipped:
-            if judge != JUDGE_USED:  # a KRM function passes such items on without a word
+            if judge != JUDGE_USED and not _template_params(doc, found.files):  # a KRM function passes them on
                 found.notices.append(Notice(skipped, doc.location, "note"))
             continue
         if judge == JUDGE_NONE or (judge == JUDGE_USED and not _used(doc)):
@@ -473,6 +473,19 @@ def _as_checked(doc: Document, check: _Check, problems: list[ToolError], warning
     if use is None or use is True:
         return None if use is None else doc
     return replace(doc, data=use, warnings=(), original=doc.as_read)  # as check_document makes it
+
+
+def _template_params(doc: Document, files: list[str]) -> bool:
+    """Whether ``doc`` is the params file of a template read beside it (``web.params.yaml`` for ``web.yaml``,
+    among ``files``): the template's values, read with it, not a Kubernetes object to mention."""
+    from ..vmtemplate.stage import PARAMS_SUFFIXES
+
+    path = doc.source
+    suffix = next((s for s in PARAMS_SUFFIXES if path.endswith(s)), None)
+    if suffix is None or "://" in path or not isinstance(doc.data, dict):
+        return False
+    stem = path[: -len(suffix)]
+    return any(stem + ext in files for ext in (".yaml", ".yml", ".json"))
 
 
 def _skipped(doc: Document) -> str:
