@@ -103,3 +103,10 @@ def test_w6_only_the_report_on_standard_output(fmt: str) -> None:
 def test_w6_the_summary_counts_the_sets() -> None:
     _out, err, status = cli(["validate", "--param-sets", "annotation", "windows.yaml", "--summary"], folder("W6"))
     assert status == 1 and err.splitlines()[-1] == "3 VMs in 1 file: 1 rendered, 2 refused, 0 warnings"
+
+
+def test_n13_a_directory_with_a_params_file_draws_no_skipped_note() -> None:
+    _out, err, status = cli(["validate", "-f", "templates/"], TESTDATA / "newcomer-t6" / "N10")
+    assert status == 0 and "not a Kubernetes object" not in err
+    _out, err, _status = cli(["validate", "-f", "templates/web.params.yaml"], TESTDATA / "newcomer-t6" / "N10")
+    assert "skipped: not a Kubernetes object" in err  # alone, it is no template's values

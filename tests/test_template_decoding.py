@@ -57,3 +57,14 @@ def test_inf_in_string_fields_is_processed_as_plus_inf() -> None:
 def test_a_legacy_v1_openshift_template_is_converted() -> None:
     out, _err, status = invoke_cli(["template", "process", "-f", "legacy-v1.yaml", "-o", "json"], DATA)
     assert status == 0 and json.loads(out)["metadata"] == {"name": "legacy-vm"}
+
+
+def test_explain_names_the_parameter_behind_a_value() -> None:
+    here = TESTDATA / "newcomer-t6" / "N10"
+    out, _err, status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain"], here)
+    assert status == 0
+    assert "  name: web-01  # template parameter NAME\n" in out
+    assert "storage: 20Gi  # template parameter DISK_GB\n" in out
+    out, _err, _status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain", "-o", "json"], here)
+    assert json.loads(out)["origins"]["/metadata/name"] == {"source": "template", "text": "template parameter NAME",
+                                                              "name": "template parameter NAME"}
