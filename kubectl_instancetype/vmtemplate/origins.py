@@ -74,7 +74,8 @@ def parameter_paths(doc: Document) -> dict[tuple[str | int, ...], list[str]]:
         return {}
     vm: Any = template_doc.data
     for step in doc.prefix:
-        vm = vm[step] if isinstance(vm, (dict, list)) else None
+        vm = vm.get(step) if isinstance(vm, dict) else vm[step] if isinstance(vm, list) and isinstance(step, int) \
+            and 0 <= step < len(vm) else None
     out: dict[tuple[str | int, ...], list[str]] = {}
     _walk(vm, (), out)
     return out
