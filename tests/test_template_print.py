@@ -64,3 +64,11 @@ def test_errors_in_virtctls_words(name: str, tmp_path: Path) -> None:
     args, status, expected = ERRORS[name]
     out, err, got = invoke_cli(["template", *args], tmp_path)
     assert (out, got) == ("", status) and expected in err, err
+
+
+def test_convert_points_an_openshift_template_to_template_convert() -> None:
+    """N9: ``convert -f`` (instancetype API versions) printed an OpenShift Template back unchanged, silently."""
+    out, err, status = invoke_cli(["convert", "-f", "rhel9-server-small.yaml"], DATA)
+    assert status == 0 and out == (DATA / "rhel9-server-small.yaml").read_text()
+    assert err == ("rhel9-server-small.yaml:1:1: note: an OpenShift Template, left as it is: `kubectl instancetype "
+                   "template convert -f rhel9-server-small.yaml` converts it into a VirtualMachineTemplate\n")
