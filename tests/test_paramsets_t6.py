@@ -110,3 +110,11 @@ def test_n13_a_directory_with_a_params_file_draws_no_skipped_note() -> None:
     assert status == 0 and "not a Kubernetes object" not in err
     _out, err, _status = cli(["validate", "-f", "templates/web.params.yaml"], TESTDATA / "newcomer-t6" / "N10")
     assert "skipped: not a Kubernetes object" in err  # alone, it is no template's values
+
+
+def test_n10_sets_start_from_the_config_files_template_values(tmp_path: Path) -> None:
+    (tmp_path / "web.yaml").write_text((TESTDATA / "newcomer-t6" / "N10" / "templates" / "web.yaml").read_text())
+    (tmp_path / "values.yaml").write_text("web.yaml: {NAME: web-03}\n")
+    (tmp_path / ".kubectl-instancetype.yaml").write_text("template-values: values.yaml\n")
+    out, _err, status = cli(["validate", "-f", "web.yaml", "--param-sets", "annotation"], tmp_path)
+    assert status == 1 and "(over the values of values.yaml (web.yaml)): 9 parameter sets, 7 admitted" in out
