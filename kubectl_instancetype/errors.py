@@ -172,5 +172,16 @@ class OutOfDate(ToolError):
     exit_code = EXIT_FINDINGS
 
 
+class HygieneError(ToolError):
+    """A template leaks something to every VM made from it (a credential, a machine identifier, a value that
+    defeats its instancetype): a finding (exit status 1). ``rule`` is its SARIF rule id (``KIT006``…)."""
+
+    exit_code = EXIT_FINDINGS
+
+    def __init__(self, message: str, rule: str, location: Location | None = None) -> None:
+        super().__init__(message, location)
+        self.rule = rule
+
+
 class InternalLimitError(InputError):
     """Input refused because it exceeds a documented safety limit (alias bombs, huge documents)."""

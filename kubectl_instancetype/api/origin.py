@@ -22,6 +22,7 @@ PREFERENCE = "preference"
 DEFAULT = "default"  # a KubeVirt default, or a device it attaches on its own
 CLUSTER = "cluster"  # a cluster configuration setting (KubeVirt CR, else KubeVirt's own default for it)
 RENDER = "render"  # what the tool itself adds (the namespace of -n)
+TEMPLATE = "template"  # a value a VirtualMachineTemplate's parameter filled in (``${X}``)
 
 
 @dataclass(frozen=True)

@@ -26,4 +26,6 @@ def is_template(data: Any) -> bool:
 
 def is_openshift(data: Any) -> bool:
     """Whether a document is an OpenShift Template (``virtctl template convert`` reads those)."""
-    return isinstance(data, dict) and data.get("kind") == "Template" and _group(data) == OPENSHIFT_GROUP
+    # OpenShift served Template in its legacy core group too (``apiVersion: v1``), which oc and virtctl read
+    return (isinstance(data, dict) and data.get("kind") == "Template"
+            and (_group(data) == OPENSHIFT_GROUP or data.get("apiVersion") == "v1"))

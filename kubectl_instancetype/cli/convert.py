@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import click
 
-from ..errors import EXIT_OK, ToolError
+from ..errors import EXIT_OK, Notice, ToolError
 from ..gitops.convert import converted_documents, converted_text
 from ..gitops.plan import FileChange
 from ..inputs.exclude import excluded
@@ -68,7 +68,8 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
         _print(sources, problems)
         status, notes = EXIT_OK, []
     click.get_current_context().meta[FILES_READ] = len(sources)  # --summary: the files read (no VM is checked)
-    finish(RunResult(tuple(problems), changed=status != EXIT_OK, outdated=tuple(outdated)), notes=notes)
+    finish(RunResult(tuple(problems), _template_hints(sources), changed=status != EXIT_OK, outdated=tuple(outdated)),
+           notes=notes)
 
 
 def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | None:
@@ -79,6 +80,24 @@ def _converted(source: Source, problems: list[ToolError]) -> tuple[str, str] | N
     except ToolError as exc:
         problems.append(exc)
         return None
+
+
+def _template_hints(sources: list[Source]) -> tuple[Notice, ...]:
+    """A note on each OpenShift Template among the inputs: this command converts instancetype API versions;
+    ``template convert`` makes a VirtualMachineTemplate of one (issue N9: the file came back unchanged)."""
+    from ..api.templatekinds import is_openshift
+    from ..yamlio import load_stream
+
+    notes = []
+    for source in sources:
+        try:
+            docs = load_stream(read_text(source), source.display)
+        except ToolError:
+            continue  # reported by the conversion
+        notes.extend(Notice("an OpenShift Template, left as it is: `kubectl instancetype template convert -f "
+                            f"{source.display}` converts it into a VirtualMachineTemplate", doc.location, "note")
+                     for doc in docs if is_openshift(doc.data))
+    return tuple(notes)
 
 
 def _changes(sources: list[Source], problems: list[ToolError],

@@ -4,13 +4,16 @@ way, check them with this; ``render --check`` also wants the files expanded)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
-from ..errors import ToolError
+from ..errors import InputError, ToolError
 from ..inputs import Inputs
 from ..parallel import how_many
 from ..records import replace
 from ..render import Item, Options, render_each
+from ..reporters import Checked
 from . import exit_codes_help
 from .options import (
     CatalogOptions,
@@ -36,8 +39,11 @@ from .report import finish
               help="For each VirtualMachineTemplate: process every parameter set of FILE (a YAML or JSON list of "
                    "maps of parameter values), or with `annotation` every combination of the values its "
                    "kubectl-instancetype.io/parameter-values annotation declares (a map of parameter names to "
-                   "lists of values), and print which sets KubeVirt admits, each refusal with KubeVirt's message "
-                   "(a refused set is a finding).")
+                   "lists of values; at most 10000 combinations), and print which sets KubeVirt admits, each "
+                   "refusal with KubeVirt's message (a refused set is a finding). Each set overrides the values "
+                   "render and validate use for the template: its params file (NAME.params.yaml) or its "
+                   "--template-values entry. The table goes to standard output, or to standard error when a "
+                   "--output-format report is printed there; --summary counts each set as a VM.")
 @junit_option
 @jobs_option
 def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
@@ -79,14 +85,17 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
         for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
             pass
     if param_sets is not None:
-        seen.problems.extend(_param_sets(param_sets, loaded, inputs))
+        found, checked = _param_sets(param_sets, loaded, inputs)
+        seen.problems.extend(found)
+        seen.checked.extend(checked)
     finish(seen.result(loaded.notices, False), junit=junit_xml, suite="kubectl-instancetype validate")
 
 
-def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolError]:
-    """Each template's table of parameter sets on standard output; a finding for each refused set."""
+def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> tuple[list[ToolError], list[Checked]]:
+    """Each template's table of parameter sets (on standard output, unless a report goes there: then on
+    standard error); a finding for each refused set, and each set as a VM checked (the summary counts them)."""
     from ..api.templatekinds import is_template
-    from ..errors import InputError, KubeVirtError
+    from ..errors import KubeVirtError
     from ..inputs.gather import validating
     from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
     from ..schema.server import Options as ValidateOptions
@@ -95,13 +104,15 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
     from .inputs import Source, read_text
 
     problems: list[ToolError] = []
+    checked: list[Checked] = []
     given: list[dict[str, str]] | None = None
     try:
         if source != "annotation":
             docs = load_stream(read_text(Source(source, source, source)), source)
-            given = sets_from_file(docs[0].data if docs else None, source)
+            given = sets_from_file(docs[0] if docs else None, source)
+        values_of = template_base_values(inputs)
     except ToolError as exc:
-        return [exc]
+        return [exc], []
     checking = validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
     for doc in loaded.documents:
         if not is_template(doc.data):
@@ -113,6 +124,7 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
         try:
             template = loaded_template(doc)
             sets = given if given is not None else sets_from_annotation(template)
+            base, base_source = values_of(doc.source, template.template.name)
         except ToolError as exc:
             problems.append(exc)
             continue
@@ -120,15 +132,63 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
             problems.append(InputError("no parameter sets: the template has no "
                                        "kubectl-instancetype.io/parameter-values annotation", doc.location))
             continue
-        found = list(verdicts(template, sets, loaded.catalog, loaded.config, checking, inputs.namespace))
+        found = list(verdicts(template, sets, loaded.catalog, loaded.config, checking, inputs.namespace, base))
         kind = "Template" if template.template.openshift else "VirtualMachineTemplate"
-        click.echo("\n".join(table(f"{doc.source}: {kind} {template.template.name}", found)))
+        over = f" (over the values of {base_source})" if base_source else ""
+        _show(table(f"{doc.source}: {kind} {template.template.name}{over}", found))
         for verdict in found:
+            values = " ".join(f"{k}={v}" for k, v in verdict.values.items())
+            label = f"{kind} {template.template.name} with {values or '(defaults)'}"
+            problem = None
             if not verdict.admitted:
-                values = " ".join(f"{k}={v}" for k, v in verdict.values.items())
-                problems.append(KubeVirtError(f"{kind} {template.template.name} with {values}: {verdict.refusal}",
-                                              stage=verdict.stage).with_location(doc.location))
-    return problems
+                problem = KubeVirtError(f"{label}: {verdict.refusal}",
+                                        stage=verdict.stage).with_location(doc.location)
+                problems.append(problem)
+            checked.append(Checked(label, doc.source, problem))
+    return problems, checked
+
+
+def _show(lines: list[str]) -> None:
+    """A table of parameter sets: on standard output, or on standard error when a report is printed there."""
+    from .common import report_settings
+
+    settings = report_settings()
+    report_on_stdout = (settings.get("format") or "text") != "text" and settings.get("file") is None
+    click.echo("\n".join(lines), err=report_on_stdout or _junit_on_stdout())
+
+
+def _junit_on_stdout() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.params.get("junit_xml") == "-"
+
+
+def template_base_values(inputs: InputOptions) -> Callable[[str, str], tuple[dict[str, str], str]]:
+    """Where each template's values come from, as render and validate take them: the params file beside it
+    (NAME.params.yaml), else its entry in --template-values (also from the configuration file); the values and
+    the file named, or none."""
+    import os
+
+    from ..inputs.gather import template_values
+    from ..paramsets import base_values
+    from ..vmtemplate.stage import params_paths
+    from ..yamlio import load_stream
+    from .inputs import Source, read_text
+
+    listed: dict[str, tuple[str, str]] = {}
+    if inputs.template_values is not None:
+        where = inputs.template_values
+        docs = load_stream(read_text(Source(where, where, where)), where)
+        listed = template_values(docs[0].data if docs else {}, where)
+
+    def values_of(path: str, name: str) -> tuple[dict[str, str], str]:
+        if path != "-" and "://" not in path and not path.startswith("<"):
+            for candidate in params_paths(path):
+                if os.path.isfile(candidate):
+                    return base_values(read_text(Source(candidate, candidate, candidate)), candidate), candidate
+        entry = listed.get(os.path.normpath(os.path.abspath(path))) or listed.get(name)
+        return (base_values(*entry), entry[1]) if entry is not None else ({}, "")
+
+    return values_of
 
 
 def _no_text(_item: Item) -> str:

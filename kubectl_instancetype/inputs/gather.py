@@ -200,19 +200,27 @@ def _template_values(request: Request, reader: Reader, found: _Found) -> dict[st
     template's absolute path or by its name."""
     if request.template_values is None:
         return {}
-    from ..yamlio import dump_yaml
-
     where = request.template_values
     try:
         docs = load_stream(reader.read(Source(where, where), request.limits.max_bytes).text, where)
     except InputError as exc:
         found.fail(exc)
         return {}
-    data = docs[0].data if docs else {}
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        found.fail(InputError("--template-values: expected a map of template paths or names to maps of values",
-                              Location(where)))
+    try:
+        return template_values(docs[0].data if docs else {}, where)
+    except InputError as exc:
+        found.fail(exc)
         return {}
+
+
+def template_values(data: Any, where: str) -> dict[str, tuple[str, str]]:
+    """The entries of a --template-values file read from ``where``: each template's values (as the text of a
+    params file, and where they are), by the template's absolute path and by its name."""
+    from ..yamlio import dump_yaml
+
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise InputError("--template-values: expected a map of template paths or names to maps of values",
+                         Location(where))
     base = os.path.dirname(os.path.abspath(where))
     out: dict[str, tuple[str, str]] = {}
     for key, values in data.items():
@@ -414,7 +422,7 @@ def _checked(docs: Iterable[Document], judge: str, found: _Found, jobs: int = 1,
     for doc in flat:
         skipped = _skipped(doc)
         if skipped:
-            if judge != JUDGE_USED:  # a KRM function passes such items on without a word
+            if judge != JUDGE_USED and not _template_params(doc, found.files):  # a KRM function passes them on
                 found.notices.append(Notice(skipped, doc.location, "note"))
             continue
         if judge == JUDGE_NONE or (judge == JUDGE_USED and not _used(doc)):
@@ -486,6 +494,19 @@ def _as_checked(doc: Document, check: _Check, problems: list[ToolError], warning
     if use is None or use is True:
         return None if use is None else doc
     return replace(doc, data=use, warnings=(), original=doc.as_read)  # as check_document makes it
+
+
+def _template_params(doc: Document, files: list[str]) -> bool:
+    """Whether ``doc`` is the params file of a template read beside it (``web.params.yaml`` for ``web.yaml``,
+    among ``files``): the template's values, read with it, not a Kubernetes object to mention."""
+    from ..vmtemplate.stage import PARAMS_SUFFIXES
+
+    path = doc.source
+    suffix = next((s for s in PARAMS_SUFFIXES if path.endswith(s)), None)
+    if suffix is None or "://" in path or not isinstance(doc.data, dict):
+        return False
+    stem = path[: -len(suffix)]
+    return any(stem + ext in files for ext in (".yaml", ".yml", ".json"))
 
 
 def _skipped(doc: Document) -> str:

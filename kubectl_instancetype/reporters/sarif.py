@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..errors import KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
+from ..errors import HygieneError, KubeVirtError, Location, Notice, OutOfDate, RefusedError, ToolError
 from ..escape import sarif
 from ..records import dataclass
 from .status import RunResult
@@ -49,7 +49,22 @@ RULES: tuple[tuple[str, str, str, str, str], ...] = (
      "With --check or --diff: the file's VirtualMachines (or objects) are not written as --write writes them.",
      "Run the same command with --write (or --output-dir) and commit the result."),
 )
-LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning", "KIT005": "error"}
+# template hygiene (``template hygiene``): listed after the others, in logs that hold such a finding
+HYGIENE_RULES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("KIT006", "CloudInitSecret", "A password or private key in a template's cloud-init user data",
+     "Every VM made from the template gets the same credential (template hygiene).",
+     "Make it a parameter with generate: expression, or take it from a Secret (userDataSecretRef); silence with "
+     "the template's kubectl-instancetype.io/hygiene-ignore annotation or --ignore KIT006."),
+    ("KIT007", "FixedIdentifier", "A machine identifier every VM made from the template would share",
+     "A firmware UUID or serial, a MAC address, a hostname or the source VM's identity (template hygiene).",
+     "Leave it out (KubeVirt assigns one) or make it a parameter; silence with the hygiene-ignore annotation or "
+     "--ignore KIT007."),
+    ("KIT008", "PinnedOverInstancetype", "A value in the template that defeats the instancetype it offers",
+     "A revisionName of one cluster, or a size written beside the instancetype (template hygiene).",
+     "Remove it; silence with the hygiene-ignore annotation or --ignore KIT008."),
+)
+LEVEL = {"KIT001": "error", "KIT002": "error", "KIT003": "error", "KIT004": "warning", "KIT005": "error",
+         "KIT006": "error", "KIT007": "error", "KIT008": "error"}
 
 
 @dataclass(frozen=True)
@@ -79,10 +94,11 @@ def sarif_log(result: RunResult, root: Root | None = None) -> str:
     for problem in result.problems:
         results.extend(_problem(problem, where))
     results.extend(_notice(n, where) for n in result.notices if n.severity == "warning")
+    listed = RULES + (HYGIENE_RULES if any(isinstance(p, HygieneError) for p in result.problems) else ())
     rules = [{"id": rid, "name": name, "shortDescription": {"text": short}, "fullDescription": {"text": full},
               "help": {"text": help_text}, "helpUri": f"{INFORMATION_URI}#errors-and-exit-status",
               "defaultConfiguration": {"level": LEVEL[rid]}}
-             for rid, name, short, full, help_text in RULES]
+             for rid, name, short, full, help_text in listed]
     log = {"$schema": SCHEMA, "version": "2.1.0",
            "runs": [{"tool": {"driver": {"name": "kubectl-instancetype", "version": __version__,
                                          "semanticVersion": __version__, "informationUri": INFORMATION_URI,
@@ -93,6 +109,8 @@ def sarif_log(result: RunResult, root: Root | None = None) -> str:
 
 
 def _rule(problem: ToolError) -> str:
+    if isinstance(problem, HygieneError):
+        return problem.rule
     if isinstance(problem, KubeVirtError):
         return "KIT001"
     if isinstance(problem, RefusedError):

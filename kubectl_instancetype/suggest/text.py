@@ -73,6 +73,10 @@ def suggested_text(text: str, source: str, vms: Mapping[tuple[int, Path], Spec])
         for (index, path), vm in vms.items():
             if index == doc.index:
                 new[index] = _replaced(new.get(index, doc.data), path, vm, source)
+                if path and isinstance(new[index], dict):  # a template's VM: its console annotations follow
+                    from ..vmtemplate.console import consistent
+
+                    new[index] = consistent(new[index], path)
     return rewritten(text, new, source, docs)
 
 

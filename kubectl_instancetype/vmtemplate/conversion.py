@@ -323,15 +323,61 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
     status = vm.get("status")
     if status is not None and not isinstance(status, dict):
         raise ConversionError(f"cannot restore struct from: {json_kind(status)}")
+    if status:
+        _status_unknown(converter, status, release)
     known = {"kind", "apiVersion", "metadata", "spec", "status"}
     converter.unknown.extend(f'unknown field "{key}"' for key in vm if key not in known)
     if converter.unknown:
         found = sorted(converter.unknown)
         raise ConversionError("strict decoding error: " + ", ".join(found), converter.unknown_at.get(found[0]))
-    out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _omit_meta(meta),
+    out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _meta_order(_omit_meta(meta)),
            "spec": _printed_spec(spec or {}), "status": status or {}}
     encode_vm(out)
     return out
+
+
+def _status_unknown(converter: _Converter, status: dict[str, Any], release: str) -> None:
+    """The keys of ``status`` that ``v1.VirtualMachineStatus`` does not have, which strict decoding refuses with
+    the others (the OpenAPI table holds the spec's types only: the CRD's status schema names the fields)."""
+    from ..schema.tables import crd_schemas
+
+    node = crd_schemas(release)["VirtualMachine"].properties.get("status")
+    if node is not None:
+        _unknown(converter, status, node, "status", ("status",))
+
+
+def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[str | int, ...]) -> None:
+    if node.preserve_unknown:
+        return
+    if isinstance(value, dict) and node.properties:
+        for key, item in value.items():
+            if key in node.properties:
+                _unknown(converter, item, node.properties[key], f"{path}.{key}", (*at, key))
+            else:
+                converter.unknown.append(f'unknown field "{path}.{key}"')
+                converter.unknown_at.setdefault(converter.unknown[-1], (*at, key))
+    elif isinstance(value, dict) and not isinstance(node.additional, bool) and node.additional is not None:
+        for key, item in value.items():
+            _unknown(converter, item, node.additional, path, (*at, key))
+    elif isinstance(value, list) and node.items is not None:
+        for i, item in enumerate(value):
+            _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
+
+
+# ObjectMeta's fields in Go's declaration order, as encoding/json prints them (its maps with sorted keys)
+_META_ORDER = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+               "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
+               "ownerReferences", "finalizers", "managedFields")
+
+
+def _meta_order(meta: Any) -> Any:
+    if not isinstance(meta, dict):
+        return meta
+    ordered = {key: meta[key] for key in _META_ORDER if key in meta}
+    for key in ("labels", "annotations"):
+        if isinstance(ordered.get(key), dict):
+            ordered[key] = dict(sorted(ordered[key].items()))
+    return {**ordered, **{k: v for k, v in meta.items() if k not in ordered}}
 
 
 # ObjectMeta's plain fields Go omits when empty (the rest are maps, lists, pointers or structs).
@@ -359,14 +405,14 @@ def _printed_spec(spec: dict[str, Any]) -> dict[str, Any]:
                 if matcher.get(name) == "":
                     del matcher[name]
     for dvt in spec.get("dataVolumeTemplates") or []:
-        if isinstance(dvt, dict):
-            _omit_meta(dvt.get("metadata"))
+        if isinstance(dvt, dict) and "metadata" in dvt:
+            dvt["metadata"] = _meta_order(_omit_meta(dvt["metadata"]))
             for name in ("apiVersion", "kind"):
                 if dvt.get(name) == "":
                     del dvt[name]
     template = spec.get("template")
     if isinstance(template, dict):
-        template["metadata"] = _omit_meta(template.get("metadata") or {})
+        template["metadata"] = _meta_order(_omit_meta(template.get("metadata") or {}))
         vmi = template.get("spec")
         if isinstance(vmi, dict):
             # DomainSpec and its Resources and Devices are plain structs: Go always prints them

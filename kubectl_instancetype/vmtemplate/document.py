@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..api.golang import go_json
-from ..api.templatekinds import is_openshift
 from ..records import dataclass
 from .parameters import Parameter
 
@@ -45,6 +44,7 @@ class Template:
     openshift: bool = False
     name: str = ""
     annotations: Mapping[str, str] | None = None
+    listed: bool = False  # the parameters were a list (Go's empty slice, not nil, when it holds none)
 
 
 def _float32_text(value: float) -> str:
@@ -133,20 +133,73 @@ def _unsupported(value: Any) -> str | None:
     return None
 
 
-def read_template(data: Any, yaml: bool = True) -> Template:
+_STRING_META = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
+_STRING_PARAMETER = ("name", "displayName", "description", "value", "generate", "from")
+
+
+def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
+    """The parts of a template document whose scalars reach JSON as they are: sigs.k8s.io/yaml writes a YAML
+    scalar read into a Go string field as that string (``.inf`` is "+Inf", which virtctl processes), while
+    anywhere else (the raw VirtualMachine, a bool, an unknown key) an infinity is a value JSON cannot hold."""
+    out: list[Any] = []
+
+    def scalar(value: Any) -> bool:
+        return not isinstance(value, (dict, list))
+
+    def parameters(items: Any) -> None:
+        for item in items if isinstance(items, list) else [items]:
+            if isinstance(item, dict):
+                out.extend(v for k, v in item.items() if not (k in _STRING_PARAMETER and scalar(v)))
+            else:
+                out.append(item)
+
+    def meta(value: Any) -> None:
+        if not isinstance(value, dict):
+            out.append(value)
+            return
+        for key, item in value.items():
+            if key in ("labels", "annotations") and isinstance(item, dict):
+                out.extend(v for v in item.values() if not scalar(v))
+            elif not (key in _STRING_META and scalar(item)):
+                out.append(item)
+
+    for key, value in data.items():
+        if key in ("apiVersion", "kind") and scalar(value):
+            continue
+        if key == "metadata":
+            meta(value)
+        elif openshift and key == "parameters":
+            parameters(value)
+        elif openshift and key == "message" and scalar(value):
+            continue
+        elif not openshift and key == "spec" and isinstance(value, dict):
+            for name, item in value.items():
+                if name == "parameters":
+                    parameters(item)
+                elif not (name == "message" and scalar(item)):
+                    out.append(item)
+        else:
+            out.append(value)
+    return out
+
+
+def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -> Template:
     """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
-    convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped)."""
-    bad = _unsupported(data)
+    convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped).
+    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind."""
+    if openshift is None:
+        openshift = isinstance(data, dict) and data.get("kind") == "Template"  # virtctl converts by kind alone
+    bad = _unsupported(_untyped(data, openshift) if isinstance(data, dict) else data)
     if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
         raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
     if not isinstance(data, dict):
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
-        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type "
-                          "v1beta1.VirtualMachineTemplate")
+        kind = "v1.Template" if openshift else "v1beta1.VirtualMachineTemplate"
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type {kind}")
     meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
     annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
     name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
-    if is_openshift(data):
+    if openshift:  # any apiVersion: a legacy "v1" too
         parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
         message = go_string(data.get("message"), ("message",), yaml)
         objects = data.get("objects")
@@ -154,7 +207,8 @@ def read_template(data: Any, yaml: bool = True) -> Template:
             raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
         if not objects or len(objects) != 1:
             raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
-        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations)
+        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations,
+                        isinstance(data.get("parameters"), list))
     spec = data.get("spec")
     if spec is None:
         spec = {}
@@ -163,7 +217,7 @@ def read_template(data: Any, yaml: bool = True) -> Template:
     parameters = _parameters(spec.get("parameters"), ("spec", "parameters"), yaml)
     message = go_string(spec.get("message"), ("spec", "message"), yaml)
     return Template(parameters, message, spec.get("virtualMachine"), ("spec", "virtualMachine"), False, name,
-                    annotations)
+                    annotations, isinstance(spec.get("parameters"), list))
 
 
 class ConvertError(ValueError):
@@ -186,7 +240,8 @@ def read_params(data: Any) -> dict[str, str]:
     """A params file's values (``map[string]string``; YAML scalars become strings, ``null`` is ``""``)."""
     if data is None:
         return {}
-    bad = _unsupported(data)
+    # a scalar is written into its string as the template's are (``.inf`` is "+Inf"); nested, JSON must hold it
+    bad = _unsupported([v for v in data.values() if isinstance(v, (dict, list))] if isinstance(data, dict) else data)
     if bad:
         raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
     if not isinstance(data, dict):
@@ -195,7 +250,38 @@ def read_params(data: Any) -> dict[str, str]:
     out = {}
     for key, value in data.items():
         if isinstance(value, (dict, list)):
+            # Go names the map key as a field of no struct: the decoder is handed a *interface{} (sigs.k8s.io/yaml)
             word = "object" if isinstance(value, dict) else "array"
-            raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type string", (key,))
+            raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{key} of type string",
+                              (key,))
         out[str(key)] = go_string(value, (key,), True)
     return out
+
+
+def json_decode_error(data: Any, root: str, target: str = "") -> DecodeError | None:
+    """The error of encoding/json when a JSON file (its text starts with ``{``) is decoded and the YAML reading
+    that follows fails too: apimachinery's ``YAMLOrJSONDecoder`` tries JSON first and, when YAML fails as well,
+    returns JSON's error (``k8s.io/apimachinery/pkg/util/yaml/decoder.go``), which has no sigs.k8s.io/yaml
+    wording, takes no number or bool for a string (the YAML reading converts them) and names the field from
+    the root type (Go 1.26's encoding/json: ``Go struct field VirtualMachineTemplate.spec.parameters.0.value``).
+    ``root`` is the decoded type's name ("" for a map), ``target`` what is decoded: ``params``, ``openshift``
+    (``template convert``) or a template.
+    None: JSON finds no type error (the YAML reading's error stands)."""
+    try:
+        if target == "params":
+            _strict_params(data)
+        else:
+            read_template(data, yaml=False, openshift=True if target == "openshift" else None)
+    except DecodeError as exc:
+        text = str(exc).removeprefix(_WRAP)
+        return DecodeError(text.replace("into Go struct field .", f"into Go struct field {root}.", 1), exc.path)
+    return None
+
+
+def _strict_params(data: Any) -> None:
+    if not isinstance(data, dict):
+        return
+    for key, value in data.items():
+        if value is not None and not isinstance(value, str):
+            word = {dict: "object", list: "array", bool: "bool"}.get(type(value), "number")
+            raise DecodeError(f"json: cannot unmarshal {word} into Go struct field .{key} of type string", (key,))

@@ -59,3 +59,36 @@ def parameter_notes(doc: Document, path: tuple[str | int, ...]) -> tuple[Notice,
         return ()
     return tuple(Notice(f"the value comes from template parameter {name}", parameter_location(loaded, name), "note")
                  for name in names)
+
+
+def parameter_paths(doc: Document) -> dict[tuple[str | int, ...], list[str]]:
+    """For a template's processed VM (``doc``), each field of the VM written with parameter references (``${X}``)
+    and the parameters in it, by path in the VM; none for a plain VM."""
+    if doc.prefix not in ORIGINS or not doc.text:
+        return {}
+    try:
+        template_doc = next(d for d in load_stream(doc.text, doc.source) if d.index == doc.index)
+    except Exception:  # the file is read again only for the explanation; without it there is none
+        return {}
+    if not is_template(template_doc.data):
+        return {}
+    vm: Any = template_doc.data
+    for step in doc.prefix:
+        vm = vm.get(step) if isinstance(vm, dict) else vm[step] if isinstance(vm, list) and isinstance(step, int) \
+            and 0 <= step < len(vm) else None
+    out: dict[tuple[str | int, ...], list[str]] = {}
+    _walk(vm, (), out)
+    return out
+
+
+def _walk(value: Any, path: tuple[str | int, ...], out: dict[tuple[str | int, ...], list[str]]) -> None:
+    if isinstance(value, str):
+        names = sorted(references_in(value))
+        if names:
+            out[path] = names
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk(item, (*path, key), out)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _walk(item, (*path, i), out)

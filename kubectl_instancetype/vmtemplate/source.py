@@ -18,7 +18,7 @@ from ..errors import (
 )
 from ..records import dataclass
 from ..yamlio.load import Document, events, load_stream
-from .document import ConvertError, DecodeError, Template, read_params, read_template
+from .document import ConvertError, DecodeError, Template, json_decode_error, read_params, read_template
 from .processor import LIMIT, ProcessError
 
 TEMPLATE_DECODE = "error decoding VirtualMachineTemplate: "
@@ -74,7 +74,7 @@ def go_yaml_problem(text: str) -> str | None:
 
 def _first_document(text: str, source: str, prefix: str) -> Document | None:
     try:
-        docs = load_stream(text, source)
+        docs = load_stream(text, source, nonfinite=True)  # .inf in a string field is processed (see document)
     except InputError as exc:
         problem = go_yaml_problem(text)
         if problem is None:
@@ -82,6 +82,12 @@ def _first_document(text: str, source: str, prefix: str) -> Document | None:
         raise TemplateInputError(f"{prefix}error converting YAML to JSON: {problem}",
                                  exc.location or Location(source)) from None
     return docs[0] if docs else None
+
+
+def _is_json(text: str) -> bool:
+    """Whether apimachinery's decoder reads ``text`` as JSON first (``GuessJSONStream``: a ``{`` after
+    whitespace)."""
+    return text.lstrip(" \t\r\n\ufeff").startswith("{")
 
 
 def _has_content(text: str) -> bool:
@@ -103,6 +109,8 @@ def load_template(text: str, source: str) -> LoadedTemplate:
         template = read_template(doc.data, yaml)
     except DecodeError as exc:
         prefix = OPENSHIFT_DECODE if openshift else TEMPLATE_DECODE
+        if _is_json(text) and "unsupported value" not in str(exc):
+            exc = json_decode_error(doc.data, "Template" if openshift else "VirtualMachineTemplate") or exc
         raise TemplateInputError(prefix + str(exc), doc.locate(exc.path)) from None
     except ConvertError as exc:
         raise TemplateError(str(exc), stage="convert").with_location(doc.locate(("objects",))) from None
@@ -119,6 +127,8 @@ def load_params(text: str, source: str) -> dict[str, str]:
     try:
         return read_params(doc.data)
     except DecodeError as exc:
+        if _is_json(text):
+            exc = json_decode_error(doc.data, "", "params") or exc
         raise TemplateInputError(PARAMS_DECODE + str(exc), doc.locate(exc.path)) from None
 
 
@@ -174,3 +184,21 @@ def vm_location(loaded: LoadedTemplate, path: tuple[str | int, ...]) -> Location
 
 def sources_of(values: Mapping[str, Any]) -> str:
     return ", ".join(f"${{{name}}}" for name in values)
+
+
+def convert_template(text: str, source: str) -> dict[str, Any]:
+    """The VirtualMachineTemplate ``virtctl template convert`` prints for a file's first document (read as an
+    OpenShift Template whatever its kind); its refusals located in the file."""
+    from .printed import converted
+
+    doc = _first_document(text, source, OPENSHIFT_DECODE)
+    if doc is None:
+        raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+    try:
+        return converted(doc.data, _is_json(text))
+    except DecodeError as exc:
+        if _is_json(text) and "unsupported value" not in str(exc):
+            exc = json_decode_error(doc.data, "Template", "openshift") or exc
+        raise TemplateInputError(OPENSHIFT_DECODE + str(exc), doc.locate(exc.path)) from None
+    except ConvertError as exc:
+        raise TemplateError(str(exc), stage="convert").with_location(doc.locate(("objects",))) from None

@@ -392,7 +392,8 @@ def _syntax_error(exc: Exception, source: str, text: str | None = None) -> Input
 class _Builder:
     """Turns one stream's events into documents (a hand-written constructor, for speed)."""
 
-    def __init__(self, text: str, source: str, limits: Limits, bom: bool = False) -> None:
+    def __init__(self, text: str, source: str, limits: Limits, bom: bool = False, nonfinite: bool = False) -> None:
+        self.nonfinite = nonfinite  # infinities and NaN kept (a reader that converts them, as virtctl's does)
         self.text = text
         self.source = source
         self.limits = limits
@@ -489,7 +490,7 @@ class _Builder:
                     value = _MERGE  # only a plain << in key position merges
                 else:
                     value = resolve_plain(event.value)
-                if value.__class__ is float and not math.isfinite(value):
+                if value.__class__ is float and not math.isfinite(value) and not self.nonfinite:
                     raise InputError(
                         f"{event.value!r} is not a number JSON can hold: kubectl and the API server refuse "
                         "infinities and NaN", _mark(event.start_mark, self.source))
@@ -640,8 +641,9 @@ def stream_data(text: str, source: str, limits: Limits = DEFAULT_LIMITS,
                 raise _syntax_error(exc, source, builder.text) from None
 
 
-def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS) -> list[Document]:
-    """Every document of a YAML (or JSON) stream; empty documents are dropped."""
+def load_stream(text: str, source: str, limits: Limits = DEFAULT_LIMITS, nonfinite: bool = False) -> list[Document]:
+    """Every document of a YAML (or JSON) stream; empty documents are dropped. ``nonfinite``: ``.inf`` and
+    ``.nan`` are read as floats (refused otherwise: JSON cannot hold them)."""
     bom = text.startswith("\ufeff")
-    docs = _Builder(text[1:] if bom else text, source, limits, bom).documents()
+    docs = _Builder(text[1:] if bom else text, source, limits, bom, nonfinite).documents()
     return [d for d in docs if d.data is not None]

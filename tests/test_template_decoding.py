@@ -1,0 +1,70 @@
+"""How virtctl reads a template and its params file where the public corpus shows no case (issue 39): Go's
+encoding/json words for a value of the wrong type (the field path it names), strict decoding of the VM's
+``status``, ``.inf`` in a string field, and an OpenShift Template of the legacy ``v1`` group.
+
+The rules come from KubeVirt's code at d923fdb8: apimachinery's ``YAMLOrJSONDecoder`` (JSON first; JSON's error
+when YAML fails too), sigs.k8s.io/yaml (YAML scalars written into string fields; ``Decode(&obj)`` through an
+interface, so no struct is named), the engine's ``FromUnstructuredWithValidation(…, true)``. The inputs are
+``testdata/templates-t39``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import TESTDATA, invoke_cli
+
+DATA = TESTDATA / "templates-t39"
+
+ERRORS = {
+    "params-yaml-object": (["-f", "wrong-type.yaml", "--params-file", "object.params.yaml"], 3,
+                           "object.params.yaml:1:1: error: error reading params file: error unmarshaling JSON: while "
+                           "decoding JSON: json: cannot unmarshal object into Go struct field .NAME of type string"),
+    "params-json-object": (["-f", "wrong-type.yaml", "--params-file", "object.params.json"], 3,
+                           "object.params.json:1:2: error: error reading params file: json: cannot unmarshal object "
+                           "into Go struct field .NAME of type string"),
+    "template-json-number-then-object": (["-f", "number-then-object.json"], 3,
+                                         "number-then-object.json:2:43: error: error decoding VirtualMachineTemplate: "
+                                         "json: cannot unmarshal number into Go struct field VirtualMachineTemplate."
+                                         "spec.parameters.0.value of type string"),
+    "vm-wrong-type": (["-f", "wrong-type.yaml"], 1,
+                      "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal string into Go "
+                      "struct field VMISpecAlias.domain.devices.disks.0.bootOrder of type uint"),
+    "status-unknown-fields": (["-f", "status.yaml"], 1,
+                              'strict decoding error: unknown field "status.bogus", unknown field '
+                              '"status.conditions[0].extra"'),
+    "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,
+                      "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: unsupported value: "
+                      "+Inf"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_refusals_in_virtctls_words(name: str) -> None:
+    args, status, expected = ERRORS[name]
+    out, err, got = invoke_cli(["template", "process", *args], DATA)
+    assert (out, got) == ("", status) and expected in err, err
+
+
+def test_inf_in_string_fields_is_processed_as_plus_inf() -> None:
+    out, err, status = invoke_cli(["template", "process", "-f", "inf.yaml", "-o", "json"], DATA)
+    vm = json.loads(out)
+    assert status == 0 and err == "+Inf"
+    assert vm["metadata"] == {"name": "vm-+Inf", "labels": {"size": "+Inf"}}
+
+
+def test_a_legacy_v1_openshift_template_is_converted() -> None:
+    out, _err, status = invoke_cli(["template", "process", "-f", "legacy-v1.yaml", "-o", "json"], DATA)
+    assert status == 0 and json.loads(out)["metadata"] == {"name": "legacy-vm"}
+
+
+def test_explain_names_the_parameter_behind_a_value() -> None:
+    here = TESTDATA / "newcomer-t6" / "N10"
+    out, _err, status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain"], here)
+    assert status == 0
+    assert "  name: web-01  # template parameter NAME\n" in out
+    assert "storage: 20Gi  # template parameter DISK_GB\n" in out
+    out, _err, _status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain", "-o", "json"], here)
+    assert json.loads(out)["origins"]["/metadata/name"] == {"source": "template", "text": "template parameter NAME",
+                                                              "name": "template parameter NAME"}
