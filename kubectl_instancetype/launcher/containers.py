@@ -197,3 +197,102 @@ def sidecar_resources(vmi: Spec, cfg: ClusterConfig) -> Spec:
             if q is not None:
                 limits[res] = q
     return _json({"limits": limits, "requests": requests})
+
+
+LIBVIRT_STARTUP_DELAY = 10
+
+
+def probes(vmi: Spec) -> Spec:
+    """``WithReadinessProbe``/``WithLivelinessProbe``: the VMI's probes with KubeVirt's defaults, an exec or
+    guest-agent ping wrapped in ``virt-probe`` (one second more to answer), 10 s later for libvirt to start."""
+    out: Spec = {}
+    spec = traits.spec_of(vmi)
+    meta = vmi.get("metadata") or {}
+    domain = f"{meta.get('namespace') or ''}_{meta.get('name') or ''}"
+    for key, field_name in (("livenessProbe", "livenessProbe"), ("readinessProbe", "readinessProbe")):
+        probe = spec.get(key)
+        if isinstance(probe, dict):
+            out[field_name] = _probe(probe, domain)
+    return out
+
+
+def _probe(probe: Spec, domain: str) -> Spec:
+    timeout = probe.get("timeoutSeconds") if isinstance(probe.get("timeoutSeconds"), int) else 0
+    period = probe.get("periodSeconds") if isinstance(probe.get("periodSeconds"), int) else 0
+    success = probe.get("successThreshold") if isinstance(probe.get("successThreshold"), int) else 0
+    failure = probe.get("failureThreshold") if isinstance(probe.get("failureThreshold"), int) else 0
+    delay = probe.get("initialDelaySeconds") if isinstance(probe.get("initialDelaySeconds"), int) else 0
+    timeout, period = timeout if timeout >= 1 else 1, period if period >= 1 else 10
+    success, failure = success if success >= 1 else 1, failure if failure >= 1 else 3
+    out: Spec = {}
+    for key in ("exec", "httpGet", "tcpSocket"):
+        if isinstance(probe.get(key), dict):
+            out[key] = dict(probe[key])
+    if probe.get("guestAgentPing") is not None:
+        out["exec"] = {"command": ["virt-probe", "--domainName", domain, "--timeoutSeconds", str(timeout),
+                                   "--guestAgentPing"]}
+        timeout += 1
+    elif isinstance(out.get("exec"), dict):
+        command = list(out["exec"].get("command") or [])
+        if command and command[0] != "virt-probe":
+            out["exec"] = {**out["exec"], "command": ["virt-probe", "--domainName", domain, "--timeoutSeconds",
+                                                      str(timeout), "--command", command[0], "--", *command[1:]]}
+            timeout += 1
+    delay += LIBVIRT_STARTUP_DELAY
+    out.update(initialDelaySeconds=delay, timeoutSeconds=timeout, periodSeconds=period, successThreshold=success,
+               failureThreshold=failure)
+    return out
+
+
+VIRTIOFS_DIR = "/var/run/kubevirt/virtiofs-containers"
+
+
+def _virtiofs_mount_point(volume: Spec) -> str:
+    name = str(volume.get("name"))
+    if isinstance(volume.get("configMap"), dict):
+        return f"{PRIVATE}/config-map/{name}"
+    if isinstance(volume.get("secret"), dict):
+        return f"{PRIVATE}/secret/{name}"
+    if isinstance(volume.get("serviceAccount"), dict):
+        return "/var/run/secrets/kubernetes.io/serviceaccount/"
+    if isinstance(volume.get("downwardAPI"), dict):
+        return f"{PRIVATE}/downwardapi/{name}"
+    return f"/{name}"
+
+
+def _virtiofs_resources(vmi: Spec, cfg: ClusterConfig) -> Spec:
+    """``virtiofs.ResourcesForVirtioFSContainer``."""
+    dedicated = traits.is_cpu_dedicated(vmi)
+    guaranteed = dedicated or traits.wants_guaranteed_qos(vmi)
+    requests = {"cpu": _support(cfg, "virtiofs", "requests", "cpu", "10m")}
+    limits = {"memory": _support(cfg, "virtiofs", "limits", "memory", "80M"),
+              "cpu": _support(cfg, "virtiofs", "limits", "cpu", "100m")}
+    if dedicated or guaranteed:
+        requests["cpu"] = limits["cpu"]
+    requests["memory"] = limits["memory"] if guaranteed else _support(cfg, "virtiofs", "requests", "memory", "1M")
+    return _json({"limits": limits, "requests": requests})
+
+
+def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]:
+    """``generateVirtioFSContainers``: one virtiofsd per volume a filesystem device shares."""
+    shared = {f.get("name") for f in traits.devices(vmi).get("filesystems") or () if isinstance(f, dict)}
+    out = []
+    for volume in traits.volumes(vmi):
+        if volume.get("name") not in shared or volume.get("containerPath") is not None:
+            continue
+        name, point = str(volume.get("name")), _virtiofs_mount_point(volume)
+        args = [f"--socket-path={VIRTIOFS_DIR}/{name}.sock", f"--shared-dir={point}", "--sandbox=none",
+                "--cache=auto", "--migration-on-error=guest-error", "--migration-mode=find-paths"]
+        if isinstance(volume.get("serviceAccount"), dict):
+            args.append(f"--translate-uid=host:{NON_ROOT_UID}:0:1")
+        mounts = [{"name": "virtiofs-containers", "mountPath": VIRTIOFS_DIR}]
+        if not isinstance(volume.get("serviceAccount"), dict):
+            mounts.append({"name": name, "mountPath": point})
+        out.append({
+            "name": f"virtiofs-{name}", "image": image, "imagePullPolicy": settings.image_pull_policy(cfg),
+            "command": ["/usr/libexec/virtiofsd"], "args": args, "volumeMounts": mounts,
+            "resources": _virtiofs_resources(vmi, cfg),
+            "securityContext": {"runAsUser": NON_ROOT_UID, "runAsGroup": NON_ROOT_UID, "runAsNonRoot": True,
+                                "allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+        })
+    return out

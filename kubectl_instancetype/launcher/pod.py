@@ -111,8 +111,8 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "compute", image, pull_policy, user, capabilities=containers.capabilities_for(vmi, non_root),
         command=["/usr/bin/virt-launcher-monitor"], args=_launcher_args(vmi, cfg, len(hooks), non_root, seed),
         resources=requirements.to_json(), mounts=list(rendered.mounts), devices=list(rendered.devices),
-        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env)
-    pod_containers = [compute]
+        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env, probes=containers.probes(vmi))
+    pod_containers = [compute, *containers.virtiofs_containers(vmi, cfg, image)]
     pod_containers += [h.render(vmi, cfg, index, user) for index, h in enumerate(hooks)]
     annotations = metadata.annotations(vmi, cfg)
     if settings.gate(cfg, "VmiMemoryOverheadReport"):

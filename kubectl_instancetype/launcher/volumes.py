@@ -226,7 +226,7 @@ def _claim(v: _Builder, cluster: Cluster, namespace: str, volume: str, claim_nam
 
 
 def _cloud_init_secrets(v: _Builder, name: str, source: Spec) -> None:
-    for ref, suffix, lower, upper in (("userDataSecretRef", "udata", "userdata", "userData"),
+    for ref, suffix, lower, upper in (("secretRef", "udata", "userdata", "userData"),
                                       ("networkDataSecretRef", "ndata", "networkdata", "networkData")):
         secret = source.get(ref)
         if not isinstance(secret, dict):
