@@ -164,7 +164,8 @@ def image_volume_init(vmi: Spec, cfg: ClusterConfig, name: str, image: Any, pull
 
 
 def image_volume_inits(vmi: Spec, cfg: ClusterConfig) -> list[Spec]:
-    if traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true":
+    skip = traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
+    if skip and cfg.release.image_volume_skip_digest_annotation:
         return []
     out = []
     for vol in traits.volumes(vmi):
@@ -289,7 +290,9 @@ def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]
         if not isinstance(volume.get("serviceAccount"), dict):
             mounts.append({"name": name, "mountPath": point})
         out.append({
-            "name": f"virtiofs-{name}", "image": image, "imagePullPolicy": settings.image_pull_policy(cfg),
+            "name": f"virtiofs-{name}", "image": image,
+            "imagePullPolicy": settings.image_pull_policy(cfg) if cfg.release.virtiofs_follows_pull_policy
+            else "IfNotPresent",
             "command": ["/usr/libexec/virtiofsd"], "args": args, "volumeMounts": mounts,
             "resources": _virtiofs_resources(vmi, cfg),
             "securityContext": {"runAsUser": NON_ROOT_UID, "runAsGroup": NON_ROOT_UID, "runAsNonRoot": True,
