@@ -299,3 +299,58 @@ def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]
                                 "allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
         })
     return out
+
+
+CONTAINER_DISKS_DIR = "/var/run/kubevirt-ephemeral-disks/container-disk-data"  # virt-controller sets it so
+
+
+def _container_disk(vmi: Spec, cfg: ClusterConfig, name: str, source: Spec, mounted: str, init: bool) -> Spec:
+    """``containerdisk.generateContainerFromVolume``: a container that serves (or, as an init container,
+    pulls) a container disk from its image, without ImageVolume."""
+    uid = str((vmi.get("metadata") or {}).get("uid") or "")
+    directory = f"{CONTAINER_DISKS_DIR}/{uid}" if uid else CONTAINER_DISKS_DIR
+    out: Spec = {"name": f"volume{name}-init" if init else f"volume{name}"}
+    if source.get("image"):
+        out["image"] = source["image"]
+    if source.get("imagePullPolicy"):
+        out["imagePullPolicy"] = source["imagePullPolicy"]
+    out.update({
+        "command": ["/usr/bin/container-disk"],
+        "args": ["--no-op"] if init else ["--copy-path", f"{directory}/{mounted}"],
+        "volumeMounts": [{"name": "container-disks", "mountPath": directory},
+                         {"name": "virt-bin-share-dir", "mountPath": "/usr/bin"}],
+        "resources": disk_init_resources(vmi, cfg),
+        "securityContext": {"runAsUser": NON_ROOT_UID, "runAsNonRoot": True, "allowPrivilegeEscalation": False,
+                            "capabilities": {"drop": ["ALL"]}},
+    })
+    return out
+
+
+def container_disk_containers(vmi: Spec, cfg: ClusterConfig, init: bool) -> list[Spec]:
+    """``GenerateContainers``/``GenerateInitContainers`` and the kernel-boot ones (``pkg/container-disk``)."""
+    out = []
+    for index, vol in enumerate(traits.spec_of(vmi).get("volumes") or ()):
+        if isinstance(vol, dict) and vol.get("name") != "kernel-boot-volume" and isinstance(vol.get("containerDisk"),
+                                                                                           dict):
+            out.append(_container_disk(vmi, cfg, str(vol.get("name")), vol["containerDisk"], f"disk_{index}", init))
+    kernel = traits.kernel_boot_container(vmi)
+    if kernel is not None:
+        out.append(_container_disk(vmi, cfg, "kernel-boot-volume", kernel, "kernel-boot", init))
+    return out
+
+
+def copy_binary_init(vmi: Spec, cfg: ClusterConfig, image: str, user: int) -> Spec:
+    """The ``container-disk-binary`` init container: copies container-disk into the shared bin directory."""
+    dedicated = traits.is_cpu_dedicated(vmi) or traits.wants_guaranteed_qos(vmi)
+    limits = {"cpu": _support(cfg, "container-disk", "limits", "cpu", "10m" if dedicated else "100m"),
+              "memory": _support(cfg, "container-disk", "limits", "memory", "40M")}
+    requests = dict(limits) if dedicated else {
+        "cpu": _support(cfg, "container-disk", "requests", "cpu", "10m"),
+        "memory": _support(cfg, "container-disk", "requests", "memory", "1M")}
+    command = ["/usr/bin/cp", "--preserve=all", "/usr/bin/container-disk", "/init/usr/bin/container-disk"]
+    split = cfg.release.launcher_flags_in_args
+    return container("container-disk-binary", image, settings.image_pull_policy(cfg), user,
+                     capabilities={"drop": ["ALL"]}, command=command[:1] if split else command,
+                     args=command[1:] if split else None,
+                     resources=_json({"limits": limits, "requests": requests}),
+                     mounts=[{"name": "virt-bin-share-dir", "mountPath": "/init/usr/bin"}])

@@ -121,7 +121,12 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         command=command, args=args,
         resources=requirements.to_json(), mounts=list(rendered.mounts), devices=list(rendered.devices),
         ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env, probes=containers.probes(vmi))
-    pod_containers = [compute, *containers.virtiofs_containers(vmi, cfg, image)]
+    pod_containers = [compute]
+    kernel = traits.kernel_boot_container(vmi)
+    disks = any(isinstance(v.get("containerDisk"), dict) for v in traits.volumes(vmi)) or kernel is not None
+    if not image_volumes:
+        pod_containers += containers.container_disk_containers(vmi, cfg, init=False)
+    pod_containers += containers.virtiofs_containers(vmi, cfg, image)
     pod_containers += [h.render(vmi, cfg, index, user) for index, h in enumerate(hooks)]
     annotations = metadata.annotations(vmi, cfg)
     if settings.gate(cfg, "VmiMemoryOverheadReport"):
@@ -130,7 +135,10 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
     console = containers.console_log(vmi, cfg, image, verbosity)
     if console is not None:
         init.append(console)
-    if image_volumes:
+    if not image_volumes and disks:
+        init.append(containers.copy_binary_init(vmi, cfg, image, user))
+        init += containers.container_disk_containers(vmi, cfg, init=True)
+    elif image_volumes:
         init += containers.image_volume_inits(vmi, cfg)
     hostname = str(spec.get("hostname") or str(meta.get("name") or "").split(".")[0][:63])
     pod_spec: Spec = {
