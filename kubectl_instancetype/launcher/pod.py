@@ -16,7 +16,7 @@ from .cluster import Cluster
 from .overhead import Overhead
 from .resources import Requirements, render_resources
 from .sidecars import Sidecar, sidecars
-from .volumes import RenderError, VolumeOptions, render_volumes
+from .volumes import NETWORK, RenderError, VolumeOptions, render_volumes
 
 Spec = dict[str, Any]
 QEMU_TIMEOUT = 240
@@ -40,7 +40,7 @@ def network_resources(vmi: Spec, cfg: ClusterConfig, cluster: Cluster) -> dict[s
         ns, name = (full.split("/", 1) if "/" in full else (namespace, full))
         nad = cluster.get("NetworkAttachmentDefinition", ns, name)
         if nad is None:
-            raise RenderError(f"failed to locate network attachment definition {ns}/{name}")
+            raise RenderError(f"failed to locate network attachment definition {ns}/{name}", NETWORK)
         out[str(net.get("name"))] = str(((nad.get("metadata") or {}).get("annotations") or {}).get(
             "k8s.v1.cni.cncf.io/resourceName", ""))
     return out

@@ -13,7 +13,7 @@ from typing import Any
 from ..config import ClusterConfig
 from ..records import dataclass
 from . import containers, settings, traits
-from .volumes import HOOK_SOCKETS, RenderError
+from .volumes import BINDING, HOOK_SOCKETS, RenderError
 
 Spec = dict[str, Any]
 HOOKS_ANNOTATION = "hooks.kubevirt.io/hookSidecars"
@@ -64,7 +64,7 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
             continue
         name = str(binding.get("name") or "")
         if name not in bindings:
-            raise RenderError(f"couldn't find configuration for network binding: {name}")
+            raise RenderError(f"couldn't find configuration for network binding: {name}", BINDING)
         used[name] = bindings[name]
     for name in sorted(used):  # Go ranges over a map here: the order of two plugin sidecars is not fixed
         plugin = used[name]

@@ -37,8 +37,16 @@ NETWORK_INFO_VOLUME = "network-info-annotation"
 NETWORK_INFO_ANNOTATION = "kubevirt.io/network-info"
 
 
+CLAIM, NETWORK, BINDING, STORAGE_CLASS, OTHER = "claim", "network", "binding", "storage-class", "other"
+
+
 class RenderError(Exception):
-    """A render error virt-controller reports (without the ``failed to render launch manifest`` prefix)."""
+    """A render error virt-controller reports (without the ``failed to render launch manifest`` prefix);
+    ``reason`` says which cluster objects decided it (CLAIM, NETWORK, BINDING, STORAGE_CLASS or OTHER)."""
+
+    def __init__(self, message: str, reason: str = OTHER) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -216,7 +224,7 @@ def _dirname(path: str) -> str:
 def _claim(v: _Builder, cluster: Cluster, namespace: str, volume: str, claim_name: str) -> None:
     pvc = cluster.pvc(namespace, claim_name)
     if pvc is None:
-        raise RenderError(f"didn't find PVC {claim_name}")
+        raise RenderError(f"didn't find PVC {claim_name}", CLAIM)
     spec = pvc.get("spec") or {}
     if spec.get("volumeMode") == "Block":
         v.devices.append({"name": volume, "devicePath": f"/dev/{volume}"})

@@ -15,6 +15,9 @@ from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
 from ..launcher import Cluster, PodResult, render_pod, with_vm_datavolumes
+from ..launcher.settings import vm_state_storage_class
+from ..launcher.volumes import BINDING, CLAIM, NETWORK, OTHER, STORAGE_CLASS
+from ..records import dataclass
 from .stages import render_vmi
 
 Spec = dict[str, Any]
@@ -39,5 +42,49 @@ def pod_renderer(cluster: Cluster, image: str) -> PodRenderer:
         if result.error is not None or result.pod is None:
             raise KubeVirtError(result.error or "no Pod", STAGE)
         return result.pod
+
+    return render
+
+
+@dataclass(frozen=True)
+class Decidable:
+    """Which of virt-controller's render errors the inputs can decide (``validate``): a missing claim only when
+    the files hold PVCs or DataVolumes, a missing NetworkAttachmentDefinition only when they hold some, an
+    unconfigured network binding only with a KubeVirt CR, no StorageClass for backend storage only when they
+    hold StorageClasses or the CR names vmStateStorageClass; ``validate --pod`` decides them all."""
+
+    reasons: frozenset[str]
+
+    @staticmethod
+    def of(cluster: Cluster, has_cr: bool, cfg: ClusterConfig, everything: bool = False) -> Decidable:
+        if everything:
+            return Decidable(frozenset((CLAIM, NETWORK, BINDING, STORAGE_CLASS, OTHER)))
+        reasons = {OTHER}
+        if cluster.has("PersistentVolumeClaim") or cluster.has("DataVolume"):
+            reasons.add(CLAIM)
+        if cluster.has("NetworkAttachmentDefinition"):
+            reasons.add(NETWORK)
+        if has_cr:
+            reasons.add(BINDING)
+        if cluster.has("StorageClass") or vm_state_storage_class(cfg):
+            reasons.add(STORAGE_CLASS)
+        return Decidable(frozenset(reasons))
+
+
+def pod_checker(base: PodRenderer, cluster: Cluster, image: str, decidable: Decidable) -> PodRenderer:
+    """``base`` (the VM or VMI renderer of ``validate``), and then the Pod: KubeVirtError when virt-controller
+    could not render it and the inputs decide it. A VM its VMI webhooks refuse is ``validate --vmi``'s
+    finding, not this one's."""
+
+    def render(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
+               warnings: list[str] | None = None) -> Spec:
+        out = base(vm, namespace, catalog, cfg, book, warnings)
+        try:
+            result = pod_result(vm, namespace, catalog, cfg, cluster, image)
+        except KubeVirtError:
+            return out
+        if result.error is not None and result.reason in decidable.reasons:
+            raise KubeVirtError(result.error, STAGE)
+        return out
 
     return render
