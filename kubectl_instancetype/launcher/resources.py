@@ -177,11 +177,11 @@ def _memory_request(r: _Renderer, vmi: Spec, cfg: ClusterConfig) -> None:
         return
     overcommit = cfg.memory_overcommit
     if overcommit == 100:
-        r.set("requests", r.vm_requests, "memory", memory, what)
+        r.set("requests", r.vm_requests, "memory", memory, f"{what} {memory}")
     else:
         value = memory.value() * 100 // overcommit if overcommit > 0 else 0
         r.set("requests", r.vm_requests, "memory", Quantity(value, 0, memory.format),
-              f"{what} × 100 ÷ memoryOvercommit {overcommit}")
+              f"{what} {memory} × 100 ÷ memoryOvercommit {overcommit}")
 
 
 def _io_threads(vmi: Spec) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..api.origin import Origins
+from ..api.origin import Origins, named
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError
@@ -26,11 +26,38 @@ PodRenderer = Callable[[Spec, str, Lookup, ClusterConfig, "Origins | None", "lis
 
 
 def pod_result(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, cluster: Cluster, image: str,
-               warnings: list[str] | None = None) -> PodResult:
-    """The launcher Pod of ``vm`` (KubeVirtError when KubeVirt refuses the VM before its VMI exists)."""
+               warnings: list[str] | None = None, vmi_book: Origins | None = None) -> PodResult:
+    """The launcher Pod of ``vm`` (KubeVirtError when KubeVirt refuses the VM before its VMI exists);
+    ``vmi_book`` gets the origins of the VMI's values."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
-    vmi = render_vmi(vm, namespace, catalog, cfg, None, warnings)
+    vmi = render_vmi(vm, namespace, catalog, cfg, vmi_book, warnings)
     return render_pod(vmi, with_vm_datavolumes(cluster, vm, namespace), cfg, image)
+
+
+COMPUTE = ("spec", "containers", 0, "resources")
+GUEST = ("spec", "domain", "memory", "guest")
+CPU = ("spec", "domain", "cpu")
+
+
+def record_origins(book: Origins, result: PodResult, vmi_book: Origins) -> None:
+    """Where each request and limit of the compute container comes from (``render --pod --explain``): the
+    rule of virt-controller's resource renderer, the VMI value it starts from and who set that (instancetype,
+    preference, default), the memory overhead's parts."""
+    if result.resources is None:
+        return
+    overhead = ""
+    if result.overhead is not None:
+        parts = ", ".join(f"{name} {value}" for name, value in result.overhead.parts)
+        overhead = f"memory overhead {result.overhead.total.value()} bytes ({parts})"
+        book.record(("metadata", "annotations", "kubevirt.io/memory-overhead-bytes"), named(overhead))
+    guest, cpu = vmi_book.find(GUEST), vmi_book.find((*CPU, "cores")) or vmi_book.find((*CPU, "sockets"))
+    for which, name, why in result.resources.origins:
+        text = why.replace("memory overhead", overhead) if overhead else why
+        if guest is not None and "guest memory" in text:
+            text += f"; the guest memory: {guest.text()}"
+        if cpu is not None and name == "cpu" and "vCPUs" in text:
+            text += f"; the vCPUs: {cpu.text()}"
+        book.record((*COMPUTE, which, name), named(text))
 
 
 def pod_renderer(cluster: Cluster, image: str) -> PodRenderer:
@@ -38,9 +65,12 @@ def pod_renderer(cluster: Cluster, image: str) -> PodRenderer:
 
     def render(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
                warnings: list[str] | None = None) -> Spec:
-        result = pod_result(vm, namespace, catalog, cfg, cluster, image, warnings)
+        vmi_book = None if book is None else Origins()
+        result = pod_result(vm, namespace, catalog, cfg, cluster, image, warnings, vmi_book)
         if result.error is not None or result.pod is None:
             raise KubeVirtError(result.error or "no Pod", STAGE)
+        if book is not None and vmi_book is not None:
+            record_origins(book, result, vmi_book)
         return result.pod
 
     return render
