@@ -86,8 +86,10 @@ def default_launcher_image(release_tag: str, registry: str = DEFAULT_REGISTRY) -
     return f"{registry.rstrip('/')}/virt-launcher:{release_tag}"
 
 
-def render_pod(vmi: Spec, cluster: Cluster, cfg: ClusterConfig, image: str, seed: int | None = None) -> PodResult:
-    """The launcher Pod of ``vmi`` (``seed``: draw the ``--qemu-timeout`` jitter; None writes 240s)."""
+def render_pod(vmi: Spec, cluster: Cluster, cfg: ClusterConfig, image: str, seed: int | None = None,
+               summary: bool = True) -> PodResult:
+    """The launcher Pod of ``vmi`` (``seed``: draw the ``--qemu-timeout`` jitter; None writes 240s; without
+    ``summary``, ``resources`` holds the compute container's origins alone: no Pod totals are computed)."""
     try:
         vmi = with_topology_hints(vmi, cfg, cluster)
         claim = backend_claim(vmi, cfg, cluster)
@@ -98,7 +100,8 @@ def render_pod(vmi: Spec, cluster: Cluster, cfg: ClusterConfig, image: str, seed
         pod, requirements = render_manifest(vmi, cfg, cluster, image, overhead, claim, seed)
     except RenderError as exc:
         return PodResult(None, FAILED + str(exc), overhead=overhead, reason=exc.reason)
-    return PodResult(pod, None, summarize(pod, requirements.origins), overhead)
+    resources = summarize(pod, requirements.origins) if summary else PodResources({}, {}, (), requirements.origins)
+    return PodResult(pod, None, resources, overhead)
 
 
 def _quantities(values: Any) -> dict[str, Quantity]:

@@ -13,7 +13,7 @@ from typing import Any
 from ..config import ClusterConfig
 from ..quantity import Quantity
 from . import settings, traits
-from .arith import must
+from .arith import must, text
 
 Spec = dict[str, Any]
 NON_ROOT_UID = 107
@@ -102,7 +102,7 @@ def _support(cfg: ClusterConfig, kind: str, which: str, resource: str, default: 
 
 
 def _json(resources: dict[str, dict[str, Quantity]]) -> Spec:
-    return {which: {k: str(v) for k, v in sorted(values.items())} for which, values in resources.items() if values}
+    return {which: {k: text(v) for k, v in sorted(values.items())} for which, values in resources.items() if values}
 
 
 def console_log(vmi: Spec, cfg: ClusterConfig, image: str, verbosity: int) -> Spec | None:

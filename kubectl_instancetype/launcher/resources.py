@@ -17,7 +17,7 @@ from ..errors import KubeVirtError
 from ..quantity import Quantity, QuantityError, parse_quantity
 from ..records import dataclass
 from . import settings, traits
-from .arith import ZERO, add, must, one, scaled, sub
+from .arith import ZERO, add, must, one, scaled, sub, text
 from .cluster import Cluster
 from .overhead import Overhead
 
@@ -41,9 +41,9 @@ class Requirements:
     def to_json(self) -> Spec:
         out: Spec = {}
         if self.limits:
-            out["limits"] = {k: str(v) for k, v in sorted(self.limits.items())}
+            out["limits"] = {k: text(v) for k, v in sorted(self.limits.items())}
         if self.requests:
-            out["requests"] = {k: str(v) for k, v in sorted(self.requests.items())}
+            out["requests"] = {k: text(v) for k, v in sorted(self.requests.items())}
         if self.claims:
             out["claims"] = [dict(c) for c in self.claims]
         return out

@@ -26,12 +26,13 @@ PodRenderer = Callable[[Spec, str, Lookup, ClusterConfig, "Origins | None", "lis
 
 
 def pod_result(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, cluster: Cluster, image: str,
-               warnings: list[str] | None = None, vmi_book: Origins | None = None) -> PodResult:
+               warnings: list[str] | None = None, vmi_book: Origins | None = None, summary: bool = True
+               ) -> PodResult:
     """The launcher Pod of ``vm`` (KubeVirtError when KubeVirt refuses the VM before its VMI exists);
     ``vmi_book`` gets the origins of the VMI's values."""
     namespace = str((vm.get("metadata") or {}).get("namespace") or namespace)
     vmi = render_vmi(vm, namespace, catalog, cfg, vmi_book, warnings)
-    return render_pod(vmi, with_vm_datavolumes(cluster, vm, namespace), cfg, image)
+    return render_pod(vmi, with_vm_datavolumes(cluster, vm, namespace), cfg, image, summary=summary)
 
 
 COMPUTE = ("spec", "containers", 0, "resources")
@@ -66,7 +67,7 @@ def pod_renderer(cluster: Cluster, image: str) -> PodRenderer:
     def render(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
                warnings: list[str] | None = None) -> Spec:
         vmi_book = None if book is None else Origins()
-        result = pod_result(vm, namespace, catalog, cfg, cluster, image, warnings, vmi_book)
+        result = pod_result(vm, namespace, catalog, cfg, cluster, image, warnings, vmi_book, summary=False)
         if result.error is not None or result.pod is None:
             raise KubeVirtError(result.error or "no Pod", STAGE)
         if book is not None and vmi_book is not None:
@@ -110,7 +111,7 @@ def pod_checker(base: PodRenderer, cluster: Cluster, image: str, decidable: Deci
                warnings: list[str] | None = None) -> Spec:
         out = base(vm, namespace, catalog, cfg, book, warnings)
         try:
-            result = pod_result(vm, namespace, catalog, cfg, cluster, image)
+            result = pod_result(vm, namespace, catalog, cfg, cluster, image, summary=False)
         except KubeVirtError:
             return out
         if result.error is not None and result.reason in decidable.reasons:
