@@ -49,9 +49,10 @@ def container(name: str, image: str, pull_policy: str, user: int, *, capabilitie
     out: Spec = {"name": name, "image": image, "imagePullPolicy": pull_policy,
                  "securityContext": security_context(user, capabilities)}
     for key, value in (("command", command), ("volumeDevices", devices), ("volumeMounts", mounts),
-                       ("resources", resources), ("ports", ports), ("env", environment), ("args", args)):
+                       ("ports", ports), ("env", environment), ("args", args)):
         if value:
             out[key] = value
+    out["resources"] = resources or {}  # a struct in Go: printed even when empty
     out.update(probes or {})
     out["terminationMessagePolicy"] = "FallbackToLogsOnError"
     return out

@@ -160,6 +160,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "tolerations": spec.get("tolerations"),
         "topologySpreadConstraints": spec.get("topologySpreadConstraints"),
     }
+    _align_selinux(pod_spec, settings.selinux_launcher_type(cfg), settings.gate(cfg, "DockerSELinuxMCSWorkaround"))
     runtime_class = settings.default_runtime_class(cfg)
     if runtime_class:
         pod_spec["runtimeClassName"] = runtime_class
@@ -187,6 +188,20 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "status": {},
     }
     return pod, requirements
+
+
+def _align_selinux(pod_spec: Spec, selinux_type: str, mcs_workaround: bool) -> None:
+    """``alignPodMultiCategorySecurity``: the CR's launcher SELinux type on the Pod; with the Docker MCS
+    workaround, that type and level s0 on every container but compute."""
+    if selinux_type:
+        pod_spec["securityContext"]["seLinuxOptions"] = {"type": selinux_type}
+    if mcs_workaround:
+        for c in pod_spec["containers"]:
+            if c.get("name") != "compute":
+                options = c.setdefault("securityContext", {}).setdefault("seLinuxOptions", {})
+                if selinux_type:
+                    options["type"] = selinux_type
+                options["level"] = "s0"
 
 
 def _device_info(iface: Spec, bindings: dict[str, Spec]) -> bool:

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..api.labelselector import selector_matches
 from ..config import ClusterConfig
-from ..errors import KubeVirtError
 from ..quantity import Quantity, QuantityError, parse_quantity
 from ..records import dataclass
 from . import settings, traits
 from .arith import ZERO, add, must, one, scaled, sub, text
 from .cluster import Cluster
 from .overhead import Overhead
+from .volumes import RenderError
 
 Spec = dict[str, Any]
 QList = dict[str, Quantity]
@@ -84,7 +84,7 @@ class _Renderer:
 
 def render_resources(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, overhead: Overhead,
                      network_resources: dict[str, str] | None) -> Requirements:
-    """The compute container's resources for ``vmi``; KubeVirtError for a device the CR does not permit."""
+    """The compute container's resources for ``vmi``; RenderError for a device the CR does not permit."""
     r = _Renderer(vmi)
     _ephemeral_storage(r)
     _virtualization_devices(r, vmi, cfg)
@@ -155,7 +155,7 @@ def _permitted_host_devices(vmi: Spec, cfg: ClusterConfig) -> None:
                 errors.append(f"{label} {dev.get('deviceName', '')} is not permitted in permittedHostDevices "
                               "configuration")
     if errors:
-        raise KubeVirtError(" ".join(errors), "pod")
+        raise RenderError(" ".join(errors))
 
 
 def _memory_request(r: _Renderer, vmi: Spec, cfg: ClusterConfig) -> None:
