@@ -165,7 +165,7 @@ def image_volume_init(vmi: Spec, cfg: ClusterConfig, name: str, image: Any, pull
 
 
 def image_volume_inits(vmi: Spec, cfg: ClusterConfig) -> list[Spec]:
-    skip = traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
+    skip = traits.vmi_annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
     if skip and cfg.release.image_volume_skip_digest_annotation:
         return []
     out = []
@@ -218,12 +218,14 @@ def probes(vmi: Spec) -> Spec:
     return out
 
 
+def _int(probe: Spec, key: str) -> int:
+    value = probe.get(key)
+    return value if isinstance(value, int) else 0
+
+
 def _probe(probe: Spec, domain: str) -> Spec:
-    timeout = probe.get("timeoutSeconds") if isinstance(probe.get("timeoutSeconds"), int) else 0
-    period = probe.get("periodSeconds") if isinstance(probe.get("periodSeconds"), int) else 0
-    success = probe.get("successThreshold") if isinstance(probe.get("successThreshold"), int) else 0
-    failure = probe.get("failureThreshold") if isinstance(probe.get("failureThreshold"), int) else 0
-    delay = probe.get("initialDelaySeconds") if isinstance(probe.get("initialDelaySeconds"), int) else 0
+    timeout, period, success, failure, delay = (_int(probe, key) for key in (
+        "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold", "initialDelaySeconds"))
     timeout, period = timeout if timeout >= 1 else 1, period if period >= 1 else 10
     success, failure = success if success >= 1 else 1, failure if failure >= 1 else 3
     out: Spec = {}

@@ -80,15 +80,15 @@ def _launcher_args(vmi: Spec, cfg: ClusterConfig, hooks: int, non_root: bool, se
                        ("FirmwareAutoSelection", "--firmware-auto-selection")):
         if settings.gate(cfg, gate):
             args.append(flag)
-    filters = traits.annotations(vmi).get("kubevirt.io/libvirt-log-filters")
+    filters = traits.vmi_annotations(vmi).get("kubevirt.io/libvirt-log-filters")
     if filters is not None:
         args += ["--libvirt-log-filters", filters]
     if settings.allow_emulation(cfg):
         args.append("--allow-emulation")
     if any(k.startswith("kubevirt.io/keep-launcher-alive-after-failure") and (v == "" or v.startswith("true"))
-           for k, v in traits.annotations(vmi).items()):
+           for k, v in traits.vmi_annotations(vmi).items()):
         args.append("--keep-after-failure")
-    if "kubevirt.io/func-test-launcher-fail-fast" in traits.annotations(vmi):
+    if "kubevirt.io/func-test-launcher-fail-fast" in traits.vmi_annotations(vmi):
         args.append("--simulate-crash")
     return args
 
@@ -128,7 +128,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         pod_containers += containers.container_disk_containers(vmi, cfg, init=False)
     pod_containers += containers.virtiofs_containers(vmi, cfg, image)
     pod_containers += [h.render(vmi, cfg, index, user) for index, h in enumerate(hooks)]
-    annotations = metadata.annotations(vmi, cfg)
+    annotations = metadata.pod_annotations(vmi, cfg)
     if settings.gate(cfg, "VmiMemoryOverheadReport"):
         annotations["kubevirt.io/memory-overhead-bytes"] = str(overhead.total.value())
     init: list[Spec] = []
@@ -172,7 +172,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         pod_spec["serviceAccountName"] = spec["serviceAccountName"]
     elif account:
         pod_spec["serviceAccountName"] = account
-    istio = traits.annotations(vmi).get("sidecar.istio.io/inject", "").lower() == "true"
+    istio = traits.vmi_annotations(vmi).get("sidecar.istio.io/inject", "").lower() == "true"
     pod_spec["automountServiceAccountToken"] = bool(account) or istio
     pod = {
         "metadata": {

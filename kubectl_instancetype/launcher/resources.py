@@ -206,7 +206,7 @@ def _cpu_pinning(r: _Renderer, vmi: Spec) -> None:
     if cpu.get("isolateEmulatorThread"):
         limits = r.vm_limits.get("cpu", ZERO)
         extra = 1
-        even = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity" in traits.annotations(vmi)
+        even = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity" in traits.vmi_annotations(vmi)
         supplemental = _supplemental_threads(vmi)
         if even and (limits.value() + supplemental) % 2 == 0:
             extra = 2

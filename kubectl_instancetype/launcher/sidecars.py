@@ -37,7 +37,7 @@ class Sidecar:
         env = [{"name": "CONTAINER_NAME", "value": name}]
         if self.plugin:
             env.append({"name": "NETWORK_BINDING_PLUGIN_NAME", "value": self.plugin})
-        mounts = [{"name": "hook-sidecar-sockets", "mountPath": HOOK_SOCKETS, "subPath": name}]
+        mounts: list[Spec] = [{"name": "hook-sidecar-sockets", "mountPath": HOOK_SOCKETS, "subPath": name}]
         if self.downward_api == "device-info":
             mounts.append({"name": "network-info-annotation", "mountPath": "/etc/podinfo"})
         if self.config_map is not None:
@@ -75,7 +75,7 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
 
 
 def _hooks(vmi: Spec) -> list[Sidecar]:
-    raw = traits.annotations(vmi).get(HOOKS_ANNOTATION)
+    raw = traits.vmi_annotations(vmi).get(HOOKS_ANNOTATION)
     if raw is None:
         return []
     try:

@@ -34,7 +34,7 @@ def memory(vmi: Spec) -> Spec | None:
     return value if isinstance(value, dict) else None
 
 
-def annotations(vmi: Spec) -> dict[str, str]:
+def vmi_annotations(vmi: Spec) -> dict[str, str]:
     return (vmi.get("metadata") or {}).get("annotations") or {}
 
 
@@ -102,7 +102,7 @@ def wants_guaranteed_qos(vmi: Spec) -> bool:
 
 def is_non_root(vmi: Spec) -> bool:
     """``vmitrait.IsNonRoot``: the deprecated annotation, or a non-zero runtime user in the status."""
-    return NON_ROOT_ANNOTATION in annotations(vmi) or bool((vmi.get("status") or {}).get("runtimeUser"))
+    return NON_ROOT_ANNOTATION in vmi_annotations(vmi) or bool((vmi.get("status") or {}).get("runtimeUser"))
 
 
 def has_vfio(vmi: Spec) -> bool:

@@ -141,7 +141,7 @@ class _Builder:
 
 def _config_volumes(v: _Builder, vmi: Spec) -> None:
     """``withVMIConfigVolumes``: Secret, ConfigMap and downward API volumes; mounted when a disk uses them."""
-    by_name = {}
+    by_name: dict[Any, Spec] = {}
     for vol in traits.volumes(vmi):
         by_name[vol.get("name")] = vol
         if isinstance(vol.get("secret"), dict):
@@ -153,9 +153,10 @@ def _config_volumes(v: _Builder, vmi: Spec) -> None:
             v.volumes.append({"name": vol["name"], "downwardAPI": _keep({"items": vol["downwardAPI"].get("fields")},
                                                                        "items")})
     for disk in traits.devices(vmi).get("disks") or ():
-        vol = by_name.get(disk.get("name")) if isinstance(disk, dict) else None
-        if vol is None:
+        found = by_name.get(disk.get("name")) if isinstance(disk, dict) else None
+        if found is None:
             continue
+        vol = found
         for key, base in (("secret", SECRETS), ("configMap", CONFIGMAPS), ("downwardAPI", DOWNWARD_API)):
             if isinstance(vol.get(key), dict):
                 v.mounts.append(mount(vol["name"], f"{base}/{vol['name']}", read_only=True))
@@ -333,7 +334,7 @@ def _image_volumes(v: _Builder, vmi: Spec, opts: VolumeOptions) -> None:
     if kernel is not None:
         v.volumes.append({"name": KERNEL_BOOT_VOLUME, "image": _image(kernel)})
         v.mounts.append(mount(KERNEL_BOOT_VOLUME, KERNEL_BOOT_DIR, read_only=True))
-    skip = opts.skip_digest_annotation and traits.annotations(vmi).get(SKIP_DIGEST) == "true"
+    skip = opts.skip_digest_annotation and traits.vmi_annotations(vmi).get(SKIP_DIGEST) == "true"
     if not skip and (any_disk or kernel is not None):
         v.volumes.append({"name": LAUNCHER_VOLUME, "image": {"reference": opts.launcher_image,
                                                              "pullPolicy": opts.pull_policy}})

@@ -7,8 +7,7 @@ NetworkAttachmentDefinition, an unconfigured network binding, no StorageClass fo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..api.origin import Origins, named
 from ..catalog.find import Lookup
@@ -22,7 +21,11 @@ from .stages import render_vmi
 
 Spec = dict[str, Any]
 STAGE = "pod"
-PodRenderer = Callable[[Spec, str, Lookup, ClusterConfig, "Origins | None", "list[str] | None"], Spec]
+class PodRenderer(Protocol):
+    """A renderer of VMs (the same call as ``render.VMRenderer``) whose output is the launcher Pod."""
+
+    def __call__(self, vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
+                 warnings: list[str] | None = None) -> Spec: ...
 
 
 def pod_result(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, cluster: Cluster, image: str,
