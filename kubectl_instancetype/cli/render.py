@@ -112,6 +112,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     _check_modes(vmi or pod, stored, pin, pin_firmware, explain, writing.active, output)
     if vmi and pod:
         raise click.UsageError("--vmi and --pod exclude each other")
+    if pod and output == "patch":
+        raise click.UsageError("--pod prints the launcher Pods as yaml or json: a patch turns a VM into a VM")
     # --write never puts a processed VM into a template file: templates are kept as they are
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
                      templates="keep" if writing.active else "process")
