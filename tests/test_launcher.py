@@ -124,3 +124,25 @@ def test_render_pod_datavolume_stands_for_its_claim() -> None:
 def test_validate_decides_what_the_inputs_hold(objects: list[dict[str, Any]], has_cr: bool,
                                                decided: set[str]) -> None:
     assert Decidable.of(gather(objects), has_cr, load_config({})).reasons == decided
+
+
+def _vm(spec: dict[str, Any], **vm_spec: Any) -> dict[str, Any]:
+    return {"spec": {"template": {"spec": spec}, **vm_spec}}
+
+
+ALL = frozenset(("claim", "network", "binding", "storage-class", "other"))
+
+
+@pytest.mark.parametrize(("vm", "reasons", "checked"), [
+    (_vm({"domain": {"devices": {}}}), ALL, False),
+    (_vm({"volumes": [{"name": "a", "persistentVolumeClaim": {"claimName": "a"}}]}), ALL, True),
+    (_vm({"volumes": [{"name": "a", "persistentVolumeClaim": {"claimName": "a"}}]}), frozenset({"binding"}), False),
+    (_vm({"domain": {"devices": {"interfaces": [{"name": "n", "binding": {"name": "passt"}}]}}}),
+     frozenset({"binding"}), True),
+    (_vm({"networks": [{"name": "n", "multus": {"networkName": "x"}}]}), frozenset({"network"}), True),
+    (_vm({}, preference={"name": "windows.11"}), frozenset({"storage-class"}), True),
+])
+def test_validate_renders_the_pods_that_could_fail(vm: dict[str, Any], reasons: frozenset[str], checked: bool) -> None:
+    from kubectl_instancetype.pipeline.launcher_stage import may_fail
+
+    assert may_fail(vm, reasons) is checked
