@@ -146,3 +146,16 @@ def test_validate_renders_the_pods_that_could_fail(vm: dict[str, Any], reasons: 
     from kubectl_instancetype.pipeline.launcher_stage import may_fail
 
     assert may_fail(vm, reasons) is checked
+
+
+@pytest.mark.parametrize(("release", "domain", "expected"), [
+    ("v1.5.3", {}, 301989888 - 20 * 2**20 - 16 * 2**20),  # graphics 16Mi before v1.6
+    ("v1.6.6", {"devices": {"tpm": {"enabled": False}}}, 301989888 - 20 * 2**20),
+    ("v1.5.0", {"devices": {"tpm": {"enabled": False}}}, 301989888 - 36 * 2**20 + 53 * 2**20),
+    ("v1.7.4", {"memory": {"guest": "1Gi", "reservedOverhead": {"addedOverhead": "1Gi"}}}, 301989888 - 20 * 2**20),
+    ("v1.8.4", {"memory": {"guest": "1Gi", "reservedOverhead": {"addedOverhead": "1Gi"}}},
+     301989888 - 20 * 2**20 + 2**30),
+])
+def test_memory_overhead_by_release(release: str, domain: dict[str, Any], expected: int) -> None:
+    cfg = replace(load_config({}), release=BY_NAME[release])
+    assert memory_overhead(_vmi(**domain), cfg).total.value() == expected

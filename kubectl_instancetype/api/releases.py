@@ -258,6 +258,15 @@ FACTS: tuple[Fact, ...] = (
     Fact("amd64_ovmf_in_edk2", {(1, 9): 0},
          "pkg/virt-config/virt-config.go DefaultARCHOVMFPath: /usr/share/edk2/ovmf (before: /usr/share/OVMF), "
          "the launcher's --ovmf-path"),
+    Fact("graphics_overhead_32mi", {(1, 6): 0},
+         "renderresources.go GetMemoryOverhead: the graphics device counts 32Mi (v1.5: 16Mi)"),
+    Fact("tpm_overhead_needs_enabled", {(1, 5): 1, (1, 6): 0},
+         "GetMemoryOverhead: tpm.HasDevice (a TPM with enabled: false adds nothing; v1.5.0: any tpm)"),
+    Fact("dedicated_overhead_after_ratio", {(1, 5): (0, 3)},
+         "GetMemoryOverhead (v1.5.0-v1.5.2): the 100Mi of dedicated CPUs / guaranteed QoS added after "
+         "additionalGuestMemoryOverheadRatio multiplies the rest (later: before, and multiplied)"),
+    Fact("reserved_overhead", {(1, 8): 0},
+         "pkg/hypervisor/kvm GetMemoryOverhead: memory.reservedOverhead.addedOverhead counted"),
     Fact("qemu_overhead_50mi", {(1, 10): 0},
          "pkg/hypervisor/kvm/hypervisorbackend.go QemuOverhead 50Mi (v1.9.0: 30Mi): the memory overhead 20Mi higher"),
     Fact("launcher_flags_in_args", {(1, 10): 0},
