@@ -159,3 +159,17 @@ def test_validate_renders_the_pods_that_could_fail(vm: dict[str, Any], reasons: 
 def test_memory_overhead_by_release(release: str, domain: dict[str, Any], expected: int) -> None:
     cfg = replace(load_config({}), release=BY_NAME[release])
     assert memory_overhead(_vmi(**domain), cfg).total.value() == expected
+
+
+@pytest.mark.parametrize(("release", "where", "present", "absent"), [
+    ("main", "args", ["--disk-memory-limit", "--hypervisor"], []),
+    ("v1.9.0", "command", ["--disk-memory-limit", "--hypervisor"], []),
+    ("v1.7.4", "command", ["--disk-memory-limit"], ["--hypervisor"]),
+    ("v1.5.3", "command", [], ["--disk-memory-limit", "--hypervisor"]),
+])
+def test_launcher_flags_by_release(release: str, where: str, present: list[str], absent: list[str]) -> None:
+    result = render_pod(_vmi(), gather([]), replace(load_config({}), release=BY_NAME[release]), "img")
+    assert result.pod is not None
+    flags = result.pod["spec"]["containers"][0].get(where) or []
+    assert "--qemu-timeout" in flags
+    assert all(f in flags for f in present) and not any(f in flags for f in absent)
