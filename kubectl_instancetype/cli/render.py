@@ -131,7 +131,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         from .launcher import launcher_renderer
 
         renderer = launcher_renderer(loaded, launcher_image)
-        jobs = 1
+        jobs = 1  # the Pods alone are printed (only_pods): one process
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
