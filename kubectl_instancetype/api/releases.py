@@ -254,6 +254,36 @@ FACTS: tuple[Fact, ...] = (
     Fact("serves_pool_v1beta1", {(1, 7): 0}, "pool.kubevirt.io/v1beta1"),
     Fact("pool_controller_adds_finalizer", {(1, 7): 0},
          "pkg/virt-controller/watch/pool/pool.go addPoolFinalizer: pool.kubevirt.io/finalizer on the pool itself"),
+    # --- the virt-launcher Pod (pkg/virt-controller/services, pkg/virt-config; the launcher-Pod corpora)
+    Fact("amd64_ovmf_in_edk2", {(1, 9): 0},
+         "pkg/virt-config/virt-config.go DefaultARCHOVMFPath: /usr/share/edk2/ovmf (before: /usr/share/OVMF), "
+         "the launcher's --ovmf-path"),
+    Fact("graphics_overhead_32mi", {(1, 6): 0},
+         "renderresources.go GetMemoryOverhead: the graphics device counts 32Mi (v1.5: 16Mi)"),
+    Fact("tpm_overhead_needs_enabled", {(1, 5): 1, (1, 6): 0},
+         "GetMemoryOverhead: tpm.HasDevice (a TPM with enabled: false adds nothing; v1.5.0: any tpm)"),
+    Fact("dedicated_overhead_after_ratio", {(1, 5): (0, 3)},
+         "GetMemoryOverhead (v1.5.0-v1.5.2): the 100Mi of dedicated CPUs / guaranteed QoS added after "
+         "additionalGuestMemoryOverheadRatio multiplies the rest (later: before, and multiplied)"),
+    Fact("reserved_overhead", {(1, 8): 0},
+         "pkg/hypervisor/kvm GetMemoryOverhead: memory.reservedOverhead.addedOverhead counted"),
+    Fact("qemu_overhead_50mi", {(1, 10): 0},
+         "pkg/hypervisor/kvm/hypervisorbackend.go QemuOverhead 50Mi (v1.9.0: 30Mi): the memory overhead 20Mi higher"),
+    Fact("launcher_flags_in_args", {(1, 10): 0},
+         "pkg/virt-controller/services/template.go: virt-launcher-monitor's flags (and the container-disk cp's) in "
+         "the container's args; before, appended to its command"),
+    Fact("launcher_libvirt_hooks_flag", {(1, 8): 0, (1, 10): None},
+         "template.go (v1.8, v1.9): --libvirt-hook-server-and-client with the LibvirtHooksServerAndClient gate"),
+    Fact("launcher_disk_memory_limit_flag", {(1, 6): 0},
+         "template.go: virt-launcher-monitor's --disk-memory-limit (developerConfiguration.diskVerification)"),
+    Fact("launcher_hypervisor_flag", {(1, 8): 0},
+         "template.go: virt-launcher-monitor's --hypervisor (the hypervisor configuration, kvm by default)"),
+    Fact("hugepages_dirs_both_hugepages_medium", {(1, 10): 0},
+         "rendervolumes.go withHugepages: the hugetblfs-dir emptyDir has medium HugePages too (before: plain)"),
+    Fact("image_volume_skip_digest_annotation", {(1, 10): 0},
+         "kubevirt.io/image-volume-skip-digest-resolution: no digest init containers, no launcher image volume"),
+    Fact("virtiofs_follows_pull_policy", {(1, 10): 0},
+         "virtiofs.go: virtiofsd's imagePullPolicy is the CR's (before: IfNotPresent)"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

@@ -5,6 +5,7 @@ way, check them with this; ``render --check`` also wants the files expanded)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -35,6 +36,12 @@ from .report import finish
 @catalog_options
 @repo_catalog_option
 @click.option("--vmi", is_flag=True, help="Also check the VirtualMachineInstance each VM starts (the VMI webhooks).")
+@click.option("--pod", is_flag=True,
+              help="Also check that virt-controller can render each VM's virt-launcher Pod, reporting every claim, "
+                   "NetworkAttachmentDefinition, network binding or StorageClass it lacks. Without --pod this is "
+                   "checked only for what the inputs can decide: missing claims when they hold PVCs or "
+                   "DataVolumes, missing NetworkAttachmentDefinitions when they hold some, unconfigured network "
+                   "bindings with a KubeVirt CR, a missing StorageClass when they hold StorageClasses.")
 @click.option("--param-sets", "param_sets", metavar="FILE|annotation",
               help="For each VirtualMachineTemplate: process every parameter set of FILE (a YAML or JSON list of "
                    "maps of parameter values), or with `annotation` every combination of the values its "
@@ -47,7 +54,8 @@ from .report import finish
 @junit_option
 @jobs_option
 def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
-             vmi: bool, junit_xml: str | None, jobs: int = 1, param_sets: str | None = None) -> None:
+             vmi: bool, junit_xml: str | None, jobs: int = 1, param_sets: str | None = None, pod: bool = False
+             ) -> None:
     """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
 
     The problems go to standard error and decide the exit status; a --output-format other than text is
@@ -74,15 +82,20 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)
+    renderer = vm_renderer(vmi)
+    if pod or _holds_cluster_objects(loaded):
+        from .launcher import pod_validator
+
+        renderer = pod_validator(loaded, renderer or vm_renderer_default(), pod, catalogs.kubevirt_config)
     processes = how_many(jobs, len(loaded.documents))
     if processes > 1:
         from .jobs import render_parallel
 
-        for done in render_parallel(loaded.documents, loaded.catalog, options, vm_renderer(vmi), inputs.namespace,
+        for done in render_parallel(loaded.documents, loaded.catalog, options, renderer, inputs.namespace,
                                     _no_text, processes):
             seen.record(done)
     else:
-        for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
+        for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, renderer)):
             pass
     if param_sets is not None:
         found, checked = _param_sets(param_sets, loaded, inputs)
@@ -189,6 +202,18 @@ def template_base_values(inputs: InputOptions) -> Callable[[str, str], tuple[dic
         return (base_values(*entry), entry[1]) if entry is not None else ({}, "")
 
     return values_of
+
+
+def _holds_cluster_objects(loaded: Inputs) -> bool:
+    """Whether the inputs hold objects a launcher Pod's render reads (or a KubeVirt CR)."""
+    kinds = {"PersistentVolumeClaim", "DataVolume", "NetworkAttachmentDefinition", "StorageClass", "KubeVirt"}
+    return any(doc.data.get("kind") in kinds for doc in loaded.documents)
+
+
+def vm_renderer_default() -> Any:
+    from ..render import default_vm_renderer
+
+    return default_vm_renderer
 
 
 def _no_text(_item: Item) -> str:
