@@ -305,7 +305,7 @@ def _shape_33(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f13', _f13)
 
 
-def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
+def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -325,6 +325,7 @@ def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f16', _f16)
     _record_set(self, '_f17', _f17)
     _record_set(self, '_f18', _f18)
+    _record_set(self, '_f19', _f19)
 
 
 def _shape_35(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24):
@@ -390,6 +391,6 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_31,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_32,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_33,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_34,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_34,
     (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken', 'taken', 'taken')): _shape_35,
 }

@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import InputError, KubeVirtError, RefusedError, ToolError
 from .records import dataclass, field, replace
-from .schema.server import ADMISSION, NOT_VALIDATED, REFUSED, Admission, Options, admit
+from .schema.server import ADMISSION, NOT_VALIDATED, REFUSED, STRICT, WARN, Admission, Options, admit
 from .yamlio import Document
 
 MODE_ALIASES = {"strict": "strict", "true": "strict", "warn": "warn", "ignore": "ignore", "false": "ignore"}
@@ -43,6 +43,8 @@ def check_documents(docs: Iterable[Document], options: Options, checked: Checked
 def check_document(doc: Document, options: Options, problems: list[ToolError], warnings: list[str]) -> Document | None:
     """``doc`` as the tool should read it, or None when it is refused (its problems added to ``problems``)."""
     warnings.extend(doc.warnings)
+    if options.mode == STRICT and doc.data.get("kind") in options.as_stored:
+        options = replace(options, mode=WARN)
     answer = admit(doc.data, options)
     label = _label(doc.data)
     warnings.extend(f"{doc.locate(w.path)}: {label}: {w.message}" for w in answer.warnings)

@@ -35,6 +35,7 @@ class InputOptions:
     exclude: tuple[str, ...] = ()
     outside: tuple[str, ...] = ()  # directories never read as inputs (render --output-dir)
     validate: str = "strict"
+    as_stored: tuple[str, ...] = ()  # kinds read as the cluster stores them (render --pod: the KubeVirt CR)
     # VirtualMachineTemplates: "process" into their VMs, "keep" as they are, or "raw": their VMs unprocessed,
     # placeholders and all (suggest rewrites them there); see ..vmtemplate.stage
     templates: str = "process"
@@ -269,7 +270,7 @@ def request(inputs: InputOptions, catalogs: CatalogOptions, jobs: int = 1) -> Re
     """The inputs layer's request for these options (``jobs``: the processes that check the documents)."""
     return Request(inputs.filenames, inputs.recursive, inputs.namespace, inputs.limits, inputs.follow_symlinks,
                    inputs.exclude, catalogs.catalogs, catalogs.builtin, catalogs.kubevirt_config, catalogs.arch,
-                   accept_removed=catalogs.accept_removed, validate=inputs.validate,
+                   accept_removed=catalogs.accept_removed, validate=inputs.validate, as_stored=inputs.as_stored,
                    kubevirt_version=catalogs.kubevirt_version, jobs=jobs, fallback_config=catalogs.fallback_config,
                    templates=inputs.templates, seed=inputs.seed, template_values=inputs.template_values)
 

@@ -120,6 +120,9 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     # would refuse of the VM they process into is reported all the same (the pre-commit hooks run --check)
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
                      templates="check" if writing.active else "process")
+    if pod:  # the Pod is rendered from the cluster's KubeVirt CR as stored: what virt-controller reads holds no
+        # unknown field (the API server pruned it, or refused the CR); a misplaced field is warned about and ignored
+        inputs = replace(inputs, as_stored=("KubeVirt",))
     pairs = _targets(inputs, writing, output, vmi or pod)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")

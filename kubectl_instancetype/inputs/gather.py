@@ -60,6 +60,7 @@ class Request:
     fallback_config: str | None = None
     accept_removed: bool = False  # instancetype.kubevirt.io v1alpha1/v1alpha2, as KubeVirt before v1.7
     validate: str = "strict"  # kubectl's --validate: what the API server does with unknown fields
+    as_stored: tuple[str, ...] = ()  # kinds read as the cluster stores them (see ..schema.server.Options)
     kubevirt_version: str | None = None  # --kubevirt-version (None: the KubeVirt CR's status, else the newest)
     jobs: int = 1  # processes that check the -f documents (0: every core for large inputs); see ..parallel
     # VirtualMachineTemplates become the VMs they process into (..vmtemplate.stage); False keeps them as they
@@ -115,7 +116,8 @@ def gather(request: Request, reader: Reader, given: Sequence[Document] = (),
     ``builtin`` is the built-in catalog (None: none); a cluster configuration that turns
     common-instancetypes off turns it off too.
     """
-    found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed))
+    found = _Found(validate=ValidateOptions(request.validate, request.namespace, request.accept_removed,
+                                            as_stored=request.as_stored))
     listed = reader.sources(request.filenames, request.recursive, request.follow_symlinks)
     sources = [source for source in listed if not excluded(source, request.exclude)]  # -f only, not catalogs
     read = _read(sources, request.limits, reader, found, request.jobs, _expected(request, found.validate))

@@ -39,6 +39,9 @@ class Options:
     namespace: str = "default"
     accept_removed: bool = False
     release: str = MAIN
+    # kinds read as the cluster stores them rather than as a manifest to apply: under ``strict`` their unknown
+    # fields are pruned with a warning (``warn``), as the object virt-controller reads holds none
+    as_stored: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
