@@ -293,6 +293,8 @@ def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents:
                 namespace: str) -> dict[tuple[str, str], ToolError]:
     """The VMs a revision's files hold that the API server refuses as read (gone from its documents): by key,
     the refusal (W1: a refused HEAD is no removal)."""
+    from ..render import shown_name
+
     kept = {id(doc) for doc in documents}
     out: dict[tuple[str, str], ToolError] = {}
     for problem, doc in zip(problems, blamed, strict=False):
@@ -301,7 +303,7 @@ def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents:
             continue
         meta = data.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
-        out.setdefault((str(meta.get("namespace") or namespace), str(meta.get("name"))), problem)
+        out.setdefault((str(meta.get("namespace") or namespace), shown_name(meta)), problem)  # as vm_states keys it
     return out
 
 
