@@ -30,6 +30,7 @@ from ..render import render as render_documents
 from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
 from . import exit_codes_help
+from .ci_log import guard_stdout
 from .inputs import MANIFEST_SUFFIXES, expand_paths, read_text
 from .options import (
     CatalogOptions,
@@ -382,6 +383,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
       kubectl instancetype diff --kubevirt-version 1.9 --base-kubevirt-version 1.8 vms/
     """
     paths = paths or (".",)
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     if base_version is not None:
         if base is not None:
             raise click.UsageError("--base compares git revisions, --base-kubevirt-version KubeVirt releases: "

@@ -16,6 +16,7 @@ from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
+from .ci_log import guard_stdout
 from .options import (
     CatalogOptions,
     InputOptions,
@@ -124,6 +125,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
     del loaded
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     changed, notes, outdated = False, list[str](), list[ToolError]()
     if processes > 1 and pairs is not None:
         from .jobs import write_parallel
