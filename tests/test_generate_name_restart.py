@@ -26,8 +26,8 @@ spec:
 OTHER = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: other}\n"
 ARGS = ["--kubevirt-version", "main", "diff", "--restart-impact", "--base", "base.yaml", "head.yaml"]
 NAME = "default/web-<assigned by the cluster>"
-SAID = "named only by metadata.generateName (web-): "
-APPLY = " (kubectl apply refuses it)"
+SAID = "named only by metadata.generateName: "
+APPLY = '; kubectl apply refuses it ("from web-: cannot use generate name with apply")'
 CASES = {
     "head only": (OTHER, VM, "head.yaml:1:1",
                   "each kubectl create makes a new VM from HEAD, and no running VM is touched"),

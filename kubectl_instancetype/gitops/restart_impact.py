@@ -21,7 +21,7 @@ from ..api.names import VIRTUAL_MACHINE, shown_name
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError, Location, ToolError
-from ..inputs.generated_names import generated_only
+from ..inputs.generated_names import apply_refuses, generated_only
 from ..pipeline import restart, restart_defaults
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact, VMIFacts
 from ..records import dataclass, field, replace
@@ -44,7 +44,7 @@ GENERATED_REACH = {
     REMOVED: "no longer created from this file; the VMs created from it have names of their own and are neither "
              "deleted nor changed",
 }
-GENERATED_NOTE = "named only by metadata.generateName ({prefix}): {reach} (kubectl apply refuses it)"
+GENERATED_NOTE = "named only by metadata.generateName: {reach}; {refusal}"
 # KubeVirt copies a VirtualMachineTemplate into a new VM when it is processed (virtctl create vm --template,
 # the template's create subresource) and keeps no link: VMs made from it before the change never see it.
 TEMPLATE_REACH = ("a VirtualMachineTemplate change reaches only VMs created from it after the merge; KubeVirt never "
@@ -146,7 +146,7 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         reach = GENERATED_REACH[ADDED if old is None else REMOVED if new is None else ""]
         warnings = restart_defaults.added(new.data, old.data if old else None) if new is not None else ()
         return VMImpact(ns, name, source, Impact(NO_CHANGE), GENERATED,
-                        GENERATED_NOTE.format(prefix=prefix, reach=reach), warnings)
+                        GENERATED_NOTE.format(reach=reach, refusal=apply_refuses(prefix)), warnings)
     if new is None:
         return _removed(ns, name, source, old)
     warnings = restart_defaults.added(new.data, old.data if old else None)
