@@ -27,14 +27,15 @@ def token(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def here(tmp_path: Path) -> Path:
-    for name in ("vm.yaml", "head.yaml"):
+    for name in ("vm.yaml", "head.yaml", "template.yaml"):
         shutil.copy(ROOT / name, tmp_path / name)
     return tmp_path
 
 
 @pytest.mark.parametrize("args", [["render", "--diff", "-f", "vm.yaml"], ["render", "-f", "vm.yaml"],
                                   ["diff", "--base", "vm.yaml", "head.yaml", "-o", "markdown"],
-                                  ["diff", "--restart-impact", "--base", "vm.yaml", "head.yaml", "-o", "markdown"]])
+                                  ["diff", "--restart-impact", "--base", "vm.yaml", "head.yaml", "-o", "markdown"],
+                                  ["suggest", "vm.yaml"], ["template", "process", "-f", "template.yaml"]])
 def test_file_text_is_no_workflow_command(args: list[str], here: Path) -> None:
     plain, plain_err, plain_status = invoke_cli(args, here)
     assert any(line.lstrip().startswith("::notice::") for line in plain.split("\n"))  # the file's line as it is

@@ -1,10 +1,11 @@
 """Standard output in a GitHub Actions log: text of the user's files printed as it is (``render --diff``'s
-context lines, ``render``'s YAML, ``diff``'s unified text) may hold a line the runner reads as a workflow command
-(``::add-mask::…``, ``::notice::…`` inside a block scalar; ``##[…`` anywhere). Under GitHub Actions
-(``GITHUB_ACTIONS=true``) the piece of output holding such a line is preceded by ``::stop-commands::`` with a
-random token and the output ends by resuming the commands, before the run's own annotations are written. Output without such a line, output
-redirected to a file (which the runner does not read) and every run outside GitHub Actions are written byte for
-byte as they are; a pipe may be the runner's, so output piped on gets the two lines too.
+context lines, ``render``'s, ``suggest``'s, ``convert``'s and ``template process``' YAML, ``diff -o markdown``'s
+diffs) may hold a line the runner reads as a workflow command (``::add-mask::…``, ``::notice::…`` inside a block
+scalar; ``##[…`` anywhere). Under GitHub Actions (``GITHUB_ACTIONS=true``) the piece of output holding such a
+line is preceded by ``::stop-commands::`` with a random token and the output ends by resuming the commands,
+before the run's own annotations are written. Output without such a line, output redirected to a file (which
+the runner does not read) and every run outside GitHub Actions are written byte for byte as they are; a pipe
+may be the runner's, so output piped on gets the two lines too.
 """
 
 from __future__ import annotations

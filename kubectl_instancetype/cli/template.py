@@ -18,6 +18,7 @@ from ..vmtemplate.processor import Processed, ProcessError, process
 from ..vmtemplate.source import load_params, load_template, located
 from ..yamlio.emit import dump_yaml
 from . import exit_codes_help
+from .ci_log import guard_stdout, release_stdout
 from .inputs import read_text
 from .options import SEED, version_of
 from .report import finish
@@ -49,13 +50,14 @@ def _print(processed: Processed, output: str) -> None:
         click.echo(f"Warning: {one_line(warning)}", err=True)
     if processed.message:  # the template's own text, its lines kept: terminal text all the same
         click.echo(lines(processed.message), err=True, nl=False)
+    guard_stdout()  # the template's own text on standard output: no workflow command in a CI log
     if output == "json":
         text = json.dumps(processed.vm, indent=1, ensure_ascii=False)
         text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         sys.stdout.write(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     else:
         sys.stdout.write(dump_yaml(processed.vm))
-    sys.stdout.flush()
+    release_stdout()
 
 
 @template.command(epilog=exit_codes_help("template process: KubeVirt's template engine refuses the template"),
