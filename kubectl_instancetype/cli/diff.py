@@ -273,7 +273,8 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     states = vm_states(result.items, result.problems, namespace, written)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()},
-                        refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace))
+                        refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace),
+                        _unreadable(loaded.problems, loaded.blamed))
     notices = loaded.notices + (_generated_names(loaded.documents, namespace) if head else ())
     return Side(states, problems, notices, loaded.config.release.name, revision)
 
@@ -288,6 +289,16 @@ def _generated_names(documents: Any, namespace: str) -> tuple[Notice, ...]:
                         "has none (each kubectl create makes another VM): it is compared with the VM of the same "
                         "generateName", doc.location, "note")
                  for doc in documents if doc.data.get("kind") == "VirtualMachine" and generated_only(doc.data))
+
+
+def _unreadable(problems: Sequence[ToolError], blamed: Sequence[Any]) -> dict[str, ToolError]:
+    """The files of a revision that cannot be read at all (a YAML syntax error): by path, the first problem. A
+    VM whose file HEAD breaks is no deletion: nothing can be applied from the file."""
+    out: dict[str, ToolError] = {}
+    for problem, doc in zip(problems, blamed, strict=False):
+        if doc is None and problem.exit_code == EXIT_INPUT and problem.location is not None:
+            out.setdefault(problem.location.path, problem)
+    return out
 
 
 def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents: Sequence[Any],

@@ -28,6 +28,7 @@ from ..records import dataclass, field, replace
 from ..yamlio import Document
 
 SHUTS_DOWN, DELETED = "shuts-down", "deleted"
+READ_STAGE = "read"  # the error of a VM whose file HEAD leaves unreadable
 # A halt or a deletion stops the guest as soon as the change is synced: more than a restart someone schedules.
 SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, SHUTS_DOWN: 3, DELETED: 3, ERROR: 4}
 STOPPED, STOPPING = "stopped", "stopping"
@@ -61,6 +62,7 @@ class Revision:
     stored: Mapping[tuple[str, str], Any] = field(default_factory=dict)  # each VM as stored (render --stored)
     admitted: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # whether KubeVirt admits it on create
     refused: Mapping[tuple[str, str], ToolError] = field(default_factory=dict)  # VMs the API server refuses as read
+    unreadable: Mapping[str, ToolError] = field(default_factory=dict)  # files that cannot be read, by path
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,10 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), GENERATED,
                         GENERATED_NOTE.format(reach=reach, refusal=apply_refuses(prefix)), warnings)
     if new is None:
+        broken = head.unreadable.get(source)
+        if broken is not None:  # HEAD breaks the VM's file: a sync fails, it deletes nothing (W3)
+            return VMImpact(ns, name, source, Impact(ERROR, error=broken.message, error_stage=READ_STAGE),
+                            location=broken.location)
         return _removed(ns, name, source, old)
     warnings = restart_defaults.added(new.data, old.data if old else None)
     if old is None:
