@@ -159,16 +159,7 @@ def _shape_21(self, _f0, _f1, _f2, _f3, _f4, _f5):
     _record_set(self, '_f5', _record_factory_5() if _f5 is _record_factory else _f5)
 
 
-def _shape_22(self, _f0, _f1, _f2, _f3, _f4, _f5):
-    _record_set(self, '_f0', _f0)
-    _record_set(self, '_f1', _f1)
-    _record_set(self, '_f2', _f2)
-    _record_set(self, '_f3', _record_factory_3() if _f3 is _record_factory else _f3)
-    _record_set(self, '_f4', _record_factory_4() if _f4 is _record_factory else _f4)
-    _record_set(self, '_f5', _record_factory_5() if _f5 is _record_factory else _f5)
-
-
-def _shape_23(self, _f0, _f1, _f2, _f3, _f4):
+def _shape_22(self, _f0, _f1, _f2, _f3, _f4):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -177,7 +168,7 @@ def _shape_23(self, _f0, _f1, _f2, _f3, _f4):
     self.__post_init__()
 
 
-def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+def _shape_23(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -187,13 +178,23 @@ def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f6', _f6)
 
 
-def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
     _record_set(self, '_f3', _f3)
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
+    _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
+
+
+def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+    _record_set(self, '_f0', _f0)
+    _record_set(self, '_f1', _f1)
+    _record_set(self, '_f2', _f2)
+    _record_set(self, '_f3', _record_factory_3() if _f3 is _record_factory else _f3)
+    _record_set(self, '_f4', _record_factory_4() if _f4 is _record_factory else _f4)
+    _record_set(self, '_f5', _record_factory_5() if _f5 is _record_factory else _f5)
     _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
 
 
@@ -379,10 +380,10 @@ SHAPES = {
     (False, False, ('taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken')): _shape_19,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_20,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_21,
-    (True, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken or made')): _shape_22,
-    (True, True, ('taken', 'taken', 'taken', 'taken', 'taken', 'left')): _shape_23,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_24,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_25,
+    (True, True, ('taken', 'taken', 'taken', 'taken', 'taken', 'left')): _shape_22,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_23,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_24,
+    (True, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken or made', 'taken or made')): _shape_25,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_26,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_28,

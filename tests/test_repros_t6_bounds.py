@@ -66,6 +66,22 @@ def test_w3_a_broken_head_file_in_a_directory_is_an_input_error(fail_on: str, na
     assert "vms/web.yaml:4:5: error: YAML syntax error" in err
 
 
+def test_w3_a_broken_head_file_deletes_no_vm(tmp_path: Path) -> None:
+    """A sync of an unreadable file fails: its VM is an error at the syntax error, not a deletion."""
+    here = folder("W3", tmp_path)
+    (here / "vms").mkdir()
+    (here / "vm.yaml").rename(here / "vms" / "web.yaml")
+    repository(here)
+    (here / "vms" / "web.yaml").write_text(BROKEN)
+    out, err, status = cli(["diff", "--restart-impact", "--base", "HEAD", "vms"], here)
+    said = ("error: HEAD's file cannot be read, so nothing of it can be applied: YAML syntax error: while parsing a "
+            "flow mapping, did not find expected ',' or '}'")
+    assert status == 3, err
+    assert out.startswith(f"default/web (vms/web.yaml:4:5): {said}\nrestart impact: 0 restart required, 0 "
+                          "live-updated, 0 without effect on the running VM, 1 refused\n")
+    assert err == "vms/web.yaml:4:5: error: " + said.split(": ", 2)[2] + "\n"  # the YAML error, once
+
+
 def test_w3_helm_templates_and_other_files_of_a_directory_stay_out_of_the_diff(tmp_path: Path) -> None:
     """A Helm template is not YAML, and a broken ``.json`` file is somebody else's: both stay skipped."""
     here = folder("W3", tmp_path)

@@ -114,12 +114,39 @@ def test_n11_template_change_reaches_new_vms_only() -> None:
     assert code == 0
 
 
-def test_n14_one_wording_for_a_start_time_value() -> None:
-    """render/validate (a value equal to KubeVirt's) and diff (a value added) warn in the same words."""
-    from kubectl_instancetype.pipeline import restart_defaults
+N14_VM = """apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: w
+spec:
+  runStrategy: Always
+  instancetype:
+    name: u1.small
+  template:
+    spec:
+      domain:
+        cpu:
+          model: host-model
+          maxSockets: 4
+        devices: {}
+"""
+N14_SAID = ("spec.template.spec.domain.cpu.{}: {} is a value KubeVirt computes when the VM starts; committed, it is "
+            "pinned, and adding or changing it on a running VM flags RestartRequired although the guest does not "
+            "change (kubevirt#17610)")
 
-    path = restart_defaults.MAX_SOCKETS
-    assert restart_defaults.message(path, 8, True) == restart_defaults.message(path, 8, False)
+
+def test_n14_one_wording_for_a_start_time_value(tmp_path: Path) -> None:
+    """render and validate (a committed value equal to KubeVirt's) and diff --restart-impact (a value a change
+    adds) warn in the same words, from one place (pipeline/restart_defaults.message)."""
+    (tmp_path / "base.yaml").write_text(N14_VM.replace("          model: host-model\n          maxSockets: 4\n", ""))
+    (tmp_path / "head.yaml").write_text(N14_VM)
+    said = [N14_SAID.format("maxSockets", 4), N14_SAID.format("model", "host-model")]
+    for command in (["validate", "head.yaml"], ["render", "-f", "head.yaml"]):
+        _, err, code = invoke_cli(command, tmp_path)
+        assert (err, code) == (f"head.yaml:14:11: warning: VirtualMachine default/w: {said[0]}\n"
+                               f"head.yaml:13:11: warning: VirtualMachine default/w: {said[1]}\n", 0)
+    out, err, code = invoke_cli(["diff", "--restart-impact", "--base", "base.yaml", "head.yaml"], tmp_path)
+    assert "".join(f"  warning: {s}\n" for s in said) in out and code == 1, err
 
 
 def test_removed_bridge_nic_names_the_hot_unplug() -> None:

@@ -152,7 +152,12 @@ def main(argv: list[str] | None = None) -> Any:
     from .crash import end_process, guarded
 
     def run() -> Any:
-        return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+        from .ci_log import release_stdout
+
+        try:
+            return main_group.main(args=argv, prog_name="kubectl instancetype", standalone_mode=True)
+        finally:
+            release_stdout()  # a run that ends without its report resumes the runner's commands too
 
     if argv is not None:
         return guarded(run)

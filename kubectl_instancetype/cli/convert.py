@@ -14,6 +14,7 @@ from ..gitops.plan import FileChange
 from ..inputs.exclude import excluded
 from ..reporters import RunResult
 from . import EXIT_CODES_HELP, files
+from .ci_log import guard_stdout
 from .common import FILES_READ
 from .inputs import Source, expand_paths, read_text
 from .options import WriteOptions, exclude_option, write_options
@@ -58,6 +59,7 @@ def convert(paths: tuple[str, ...], filenames: tuple[str, ...], recursive: bool,
         refuse_reports_over([source.path for source in expand_paths(names, recursive, follow_symlinks)])
     problems: list[ToolError] = []
     outdated: list[ToolError] = []
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     if writing.active:
         sources = [source for source, _ in targets(names, recursive, None, follow_symlinks)
                    if not excluded(source, exclude)]

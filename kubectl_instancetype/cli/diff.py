@@ -30,6 +30,7 @@ from ..render import render as render_documents
 from ..reporters import Checked, RunResult
 from ..yamlio import DEFAULT_LIMITS
 from . import exit_codes_help
+from .ci_log import guard_stdout
 from .inputs import MANIFEST_SUFFIXES, expand_paths, read_text
 from .options import (
     CatalogOptions,
@@ -272,7 +273,8 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     states = vm_states(result.items, result.problems, namespace, written)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()},
-                        refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace))
+                        refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace),
+                        _unreadable(loaded.problems, loaded.blamed))
     notices = loaded.notices + (_generated_names(loaded.documents, namespace) if head else ())
     return Side(states, problems, notices, loaded.config.release.name, revision)
 
@@ -289,10 +291,22 @@ def _generated_names(documents: Any, namespace: str) -> tuple[Notice, ...]:
                  for doc in documents if doc.data.get("kind") == "VirtualMachine" and generated_only(doc.data))
 
 
+def _unreadable(problems: Sequence[ToolError], blamed: Sequence[Any]) -> dict[str, ToolError]:
+    """The files of a revision that cannot be read at all (a YAML syntax error): by path, the first problem. A
+    VM whose file HEAD breaks is no deletion: nothing can be applied from the file."""
+    out: dict[str, ToolError] = {}
+    for problem, doc in zip(problems, blamed, strict=False):
+        if doc is None and problem.exit_code == EXIT_INPUT and problem.location is not None:
+            out.setdefault(problem.location.path, problem)
+    return out
+
+
 def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents: Sequence[Any],
                 namespace: str) -> dict[tuple[str, str], ToolError]:
     """The VMs a revision's files hold that the API server refuses as read (gone from its documents): by key,
     the refusal (W1: a refused HEAD is no removal)."""
+    from ..render import shown_name
+
     kept = {id(doc) for doc in documents}
     out: dict[tuple[str, str], ToolError] = {}
     for problem, doc in zip(problems, blamed, strict=False):
@@ -301,7 +315,7 @@ def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents:
             continue
         meta = data.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
-        out.setdefault((str(meta.get("namespace") or namespace), str(meta.get("name"))), problem)
+        out.setdefault((str(meta.get("namespace") or namespace), shown_name(meta)), problem)  # as vm_states keys it
     return out
 
 
@@ -380,6 +394,7 @@ def diff(paths: tuple[str, ...], base: str | None, namespace: str, exclude: tupl
       kubectl instancetype diff --kubevirt-version 1.9 --base-kubevirt-version 1.8 vms/
     """
     paths = paths or (".",)
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     if base_version is not None:
         if base is not None:
             raise click.UsageError("--base compares git revisions, --base-kubevirt-version KubeVirt releases: "

@@ -16,6 +16,7 @@ from ..render import Item, Options, VMRenderer, render_each, vm_label
 from ..reporters import Checked, RunResult
 from ..yamlio import Document
 from . import exit_codes_help
+from .ci_log import guard_stdout
 from .options import (
     CatalogOptions,
     InputOptions,
@@ -150,6 +151,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         single = sum(1 for doc in documents if is_vm_document(doc.data)) == 1
         items = only_pods(items, single)
     del loaded
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     changed, notes, outdated = False, list[str](), list[ToolError]()
     if processes > 1 and pairs is not None:
         from .jobs import write_parallel

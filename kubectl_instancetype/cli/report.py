@@ -33,8 +33,10 @@ def report(result: RunResult, *, junit: str | None = None, suite: str = "", note
     annotations): problems in those objects are reported there instead of on ``<stdin>``.
     """
     from ..reporters.hints import hinted
+    from .ci_log import release_stdout
     from .common import report_settings
 
+    release_stdout()  # the annotations below are commands the runner must read
     settings = report_settings()
     result = hinted(result)
     if provenance is not None and provenance.entries:

@@ -15,6 +15,7 @@ from ..suggest import Outcome, Scope, outcomes
 from ..suggest.report import notices
 from ..suggest.text import file_texts
 from . import exit_codes_help, files
+from .ci_log import guard_stdout
 from .inputs import STDIN
 from .options import CatalogOptions, InputOptions, WriteOptions, catalog_options, input_options, load, write_options
 from .report import finish
@@ -82,6 +83,7 @@ def suggest(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptio
     inputs = replace(inputs, filenames=inputs.filenames + paths, templates="raw")
     _check_usage(inputs, writing, output)
     loaded = load(inputs, catalogs)
+    guard_stdout()  # files' own text on standard output: no workflow command in a CI log
     found = list(outcomes(loaded.documents, Scope(inputs.namespace, loaded.catalog, loaded.config)))
     problems = [*loaded.problems, *(o.problem for o in found if o.problem is not None)]
     broken = files_in_error(problems)

@@ -19,6 +19,7 @@ from ..vmtemplate.processor import Processed, ProcessError, process
 from ..vmtemplate.source import load_params, load_template, located
 from ..yamlio.emit import dump_yaml
 from . import exit_codes_help
+from .ci_log import guard_stdout, release_stdout
 from .inputs import read_text
 from .options import SEED, version_of
 from .report import finish
@@ -56,12 +57,14 @@ def _print(processed: Processed, output: str) -> None:
 def _emit(obj: Any, output: str) -> None:
     """``obj`` as virtctl prints it: ``json.MarshalIndent(obj, "", " ")`` (no newline at the end), or
     sigs.k8s.io/yaml's ``Marshal`` (``null`` for nothing)."""
+    guard_stdout()  # the template's own text on standard output: no workflow command in a CI log
     if output == "json":
         text = json.dumps(obj, indent=1, ensure_ascii=False)
         text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
         sys.stdout.write(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
     else:
         sys.stdout.write(dump_yaml(obj) if obj is not None else "null\n")
+    release_stdout()
     sys.stdout.flush()
 
 

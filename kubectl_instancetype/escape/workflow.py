@@ -20,3 +20,20 @@ def prop(text: str) -> str:
     """A property's value (``file=``, ``title=``): as :func:`data`, and ``:`` and ``,``, which end a value."""
     return data(text).replace(":", "%3A").replace(",", "%2C")
 
+
+
+def is_command(line: str) -> bool:
+    """Whether the runner reads a line of a step's log as a workflow command: it strips the leading whitespace
+    and takes ``::name …::`` at the start, and the older ``##[name]`` anywhere in the line."""
+    return line.lstrip().startswith("::") or "##[" in line
+
+
+def stop(token: str) -> str:
+    """The line after which the runner reads no workflow command until :func:`resume` with ``token``
+    (``::stop-commands::``: GitHub's way to log text that is no command of the workflow's)."""
+    return f"::stop-commands::{token}\n"
+
+
+def resume(token: str) -> str:
+    """The line that ends :func:`stop`."""
+    return f"::{token}::\n"

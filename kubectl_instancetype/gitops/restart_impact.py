@@ -7,7 +7,9 @@ pinned), and so does any change to a VM kept stopped (``runStrategy: Halted``, `
 only in HEAD is created. Two outcomes are no template change at all and weigh more than a restart: a running VM
 that HEAD halts shuts down when applied (virt-controller's ``syncRunStrategy`` stops its VMI), and a VM only in
 BASE is deleted by a pruning sync (Argo CD, Flux, ``kubectl apply --prune``; plain ``kubectl apply`` leaves it).
-A HEAD VM the API server refuses is outcome error, as a refusal on update is.
+A HEAD VM the API server refuses is outcome error, as a refusal on update is. A VM named only by
+``metadata.generateName`` (matched across revisions by it, as ``diff`` matches it) is no running VM's document:
+each ``kubectl create`` makes another VM of a new name, and ``kubectl apply`` refuses it.
 """
 
 from __future__ import annotations
@@ -15,22 +17,35 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..api.names import VIRTUAL_MACHINE
+from ..api.names import VIRTUAL_MACHINE, shown_name
 from ..catalog.find import Lookup
 from ..config import ClusterConfig
 from ..errors import KubeVirtError, Location, ToolError
+from ..inputs.generated_names import apply_refuses, generated_only
 from ..pipeline import restart, restart_defaults
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact, VMIFacts
 from ..records import dataclass, field, replace
 from ..yamlio import Document
 
 SHUTS_DOWN, DELETED = "shuts-down", "deleted"
+READ_STAGE = "read"  # the error of a VM whose file HEAD leaves unreadable
 # A halt or a deletion stops the guest as soon as the change is synced: more than a restart someone schedules.
 SEVERITY = {NO_CHANGE: 0, LIVE_UPDATE: 1, RESTART_REQUIRED: 2, SHUTS_DOWN: 3, DELETED: 3, ERROR: 4}
 STOPPED, STOPPING = "stopped", "stopping"
 CATALOG_ONLY = "catalog-only"
 ADDED, REMOVED, NOT_STARTED, UNDECIDED = "added", "removed", "not-started", "undecided"
 TEMPLATE = "template"
+GENERATED = "generated"
+# The API server names such a VM on create (a random suffix): no running VM carries the file's name, so applying
+# the file touches none; kubectl apply (and the GitOps tools built on it) refuses it.
+GENERATED_REACH = {
+    ADDED: "each kubectl create makes a new VM from HEAD, and no running VM is touched",
+    "": "each kubectl create makes a new VM from HEAD; the VMs created from BASE have names of their own and keep "
+        "what they run with",
+    REMOVED: "no longer created from this file; the VMs created from it have names of their own and are neither "
+             "deleted nor changed",
+}
+GENERATED_NOTE = "named only by metadata.generateName: {reach}; {refusal}"
 # KubeVirt copies a VirtualMachineTemplate into a new VM when it is processed (virtctl create vm --template,
 # the template's create subresource) and keeps no link: VMs made from it before the change never see it.
 TEMPLATE_REACH = ("a VirtualMachineTemplate change reaches only VMs created from it after the merge; KubeVirt never "
@@ -47,6 +62,7 @@ class Revision:
     stored: Mapping[tuple[str, str], Any] = field(default_factory=dict)  # each VM as stored (render --stored)
     admitted: Mapping[tuple[str, str], bool] = field(default_factory=dict)  # whether KubeVirt admits it on create
     refused: Mapping[tuple[str, str], ToolError] = field(default_factory=dict)  # VMs the API server refuses as read
+    unreadable: Mapping[str, ToolError] = field(default_factory=dict)  # files that cannot be read, by path
 
 
 @dataclass(frozen=True)
@@ -74,7 +90,7 @@ def _vms(documents: Iterable[Document], namespace: str) -> dict[tuple[str, str],
     for doc in documents:
         if isinstance(doc.data, dict) and doc.data.get("kind") == VIRTUAL_MACHINE:
             meta = doc.data.get("metadata") or {}
-            out[(str(meta.get("namespace") or namespace), str(meta.get("name")))] = doc
+            out[(str(meta.get("namespace") or namespace), shown_name(meta))] = doc  # as diff keys it
     return out
 
 
@@ -127,13 +143,18 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
             return VMImpact(ns, name, where.path if where else source,
                             Impact(ERROR, error=_unlabelled(refusal.message, key), error_stage=UPDATE_STAGE),
                             location=where)
-        if old is not None and stopped(old.data):
-            return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
-                            "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the stopped VM and what it "
-                            "owns (its DataVolumes); plain kubectl apply leaves it")
-        return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
-                        "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the VM and its VMI, and the "
-                        "guest stops; plain kubectl apply leaves it running")
+    prefix = generated_only(doc.data) if doc is not None else ""
+    if prefix:
+        reach = GENERATED_REACH[ADDED if old is None else REMOVED if new is None else ""]
+        warnings = restart_defaults.added(new.data, old.data if old else None) if new is not None else ()
+        return VMImpact(ns, name, source, Impact(NO_CHANGE), GENERATED,
+                        GENERATED_NOTE.format(reach=reach, refusal=apply_refuses(prefix)), warnings)
+    if new is None:
+        broken = head.unreadable.get(source)
+        if broken is not None:  # HEAD breaks the VM's file: a sync fails, it deletes nothing (W3)
+            return VMImpact(ns, name, source, Impact(ERROR, error=broken.message, error_stage=READ_STAGE),
+                            location=broken.location)
+        return _removed(ns, name, source, old)
     warnings = restart_defaults.added(new.data, old.data if old else None)
     if old is None:
         return VMImpact(ns, name, source, Impact(NO_CHANGE), ADDED, "created from HEAD", warnings)
@@ -165,6 +186,17 @@ def _one(key: tuple[str, str], old: Document | None, new: Document | None, base:
         return VMImpact(ns, name, source, Impact(ERROR, error=exc.message, error_stage=exc.stage), "", "", warnings,
                         location=_field(new, exc.field) if exc.field else None)
     return VMImpact(ns, name, source, restart.decide(started, applied, facts), "", "", warnings)
+
+
+def _removed(ns: str, name: str, source: str, old: Document | None) -> VMImpact:
+    """A VM only in BASE: deleted by a pruning sync."""
+    if old is not None and stopped(old.data):
+        return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
+                        "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the stopped VM and what it "
+                        "owns (its DataVolumes); plain kubectl apply leaves it")
+    return VMImpact(ns, name, source, Impact(DELETED), REMOVED,
+                    "a pruning sync (Argo CD, Flux, kubectl apply --prune) deletes the VM and its VMI, and the "
+                    "guest stops; plain kubectl apply leaves it running")
 
 
 def from_template(doc: Document) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 from ..escape import markdown as md
 from ..escape.terminal import one_line
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact
-from .restart_impact import DELETED, SEVERITY, SHUTS_DOWN, Summary, VMImpact, summary
+from .restart_impact import DELETED, READ_STAGE, SEVERITY, SHUTS_DOWN, Summary, VMImpact, summary
 
 ICON = {RESTART_REQUIRED: "🔁", LIVE_UPDATE: "⚡", NO_CHANGE: "·", ERROR: "⛔", SHUTS_DOWN: "⏹️", DELETED: "🗑️"}
 COMPLETES = {"": "", "none": "completes at the next migration (no workloadUpdateMethods)",
@@ -46,6 +46,8 @@ def sentence(row: VMImpact) -> str:
     """What happens to the running VM, in one line."""
     impact = row.impact
     if impact.outcome == ERROR:
+        if impact.error_stage == READ_STAGE:
+            return f"error: HEAD's file cannot be read, so nothing of it can be applied: {impact.error}"
         if impact.error_stage and impact.error_stage != UPDATE_STAGE:
             return f"error: KubeVirt accepts the update but virt-controller cannot apply it: {impact.error}"
         return f"refused on update: {impact.error}"

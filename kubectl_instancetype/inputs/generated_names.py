@@ -15,6 +15,13 @@ from ..errors import Notice
 from ..yamlio import Document
 
 KINDS = frozenset(("VirtualMachine", "VirtualMachinePool"))
+# kubectl apply's own refusal (k8s.io/kubectl pkg/cmd/apply): one wording wherever a command says it
+APPLY_REFUSES = 'kubectl apply refuses it ("from {prefix}: cannot use generate name with apply")'
+
+
+def apply_refuses(prefix: str) -> str:
+    """That ``kubectl apply`` refuses an object of this ``generateName``, in kubectl's words."""
+    return APPLY_REFUSES.format(prefix=prefix)
 
 
 def generated_only(data: object) -> str:
@@ -35,6 +42,6 @@ def generated_names(documents: Iterable[Document], namespace: str) -> list[Notic
         meta = doc.data["metadata"]
         label = f"{doc.data['kind']} {meta.get('namespace') or namespace}/{shown_name(meta)}"
         out.append(Notice(f"{label}: named only by metadata.generateName: the API server "
-                          "names it on create, as this answer assumes (kubectl create); kubectl apply refuses it "
-                          f'("from {prefix}: cannot use generate name with apply")', doc.location))
+                          "names it on create, as this answer assumes (kubectl create); "
+                          f"{apply_refuses(prefix)}", doc.location))
     return out

@@ -36,9 +36,9 @@ def _at(data: Any, path: Path) -> Any:
     return data
 
 
-def message(path: Path, value: Any, computed: bool = True) -> str:
+def message(path: Path, value: Any) -> str:
     """The warning for the start-time value ``value`` at ``path``: one wording for render, validate and diff
-    (``computed``, whether it equals KubeVirt's own, does not change what the reader must do)."""
+    (whether it equals KubeVirt's own does not change what the reader must do)."""
     field = ".".join((*TEMPLATE, *path))
     return (f"{field}: {value} is a value KubeVirt computes when the VM starts; committed, it is pinned, and adding "
             "or changing it on a running VM flags RestartRequired although the guest does not change "
@@ -87,7 +87,7 @@ def committed_defaults(vm: Mapping[str, Any], cfg: ClusterConfig) -> list[tuple[
     if not committed:  # most VMs: nothing to compute (the hot path of every render)
         return []
     computed = _computed(spec, cfg)
-    return [((*TEMPLATE, *path), message(path, value, True)) for path, value in committed.items()
+    return [((*TEMPLATE, *path), message(path, value)) for path, value in committed.items()
             if path in computed and _same(value, computed[path])]
 
 
@@ -97,5 +97,5 @@ def added(head: Mapping[str, Any], base: Mapping[str, Any] | None) -> tuple[str,
     for path in FIELDS:
         value = _at(head, (*TEMPLATE, *path))
         if value is not None and (base is None or _at(base, (*TEMPLATE, *path)) != value):
-            out.append(message(path, value, False))
+            out.append(message(path, value))
     return tuple(out)
