@@ -77,14 +77,12 @@ def matrix_command(paths: tuple[str, ...], inputs: InputOptions, catalogs: Catal
 def _matrices(loaded: Inputs, inputs: InputOptions,
               selectors: tuple[Selector | None, ...]) -> tuple[list[ToolError], list[Matrix]]:
     """Each template's matrix, and the problems: templates that cannot be read, uncovered preferences."""
-    from ..api.templatekinds import is_template
     from ..errors import KubeVirtError
     from ..inputs.gather import validating
     from ..matrix import Matrix, axis, parameter_sets
     from ..paramsets import verdicts
     from ..schema.server import Options as ValidateOptions
-    from ..vmtemplate.stage import loaded_template, schema_problems
-    from .validate import template_base_values
+    from .validate import admitted_templates, template_base_values
 
     problems: list[ToolError] = []
     matrices: list[Matrix] = []
@@ -93,15 +91,8 @@ def _matrices(loaded: Inputs, inputs: InputOptions,
     except ToolError as exc:
         return [exc], []
     checking = validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
-    for doc in loaded.documents:
-        if not is_template(doc.data):
-            continue
-        refused = schema_problems(doc)
-        if refused:
-            problems.extend(refused)
-            continue
+    for doc, template in admitted_templates(loaded, problems):
         try:
-            template = loaded_template(doc)
             its = axis(template, "instancetype", loaded.catalog, inputs.namespace, selectors[0])
             prefs = axis(template, "preference", loaded.catalog, inputs.namespace, selectors[1])
             sets = parameter_sets(its, prefs, template)

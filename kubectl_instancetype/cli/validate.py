@@ -4,7 +4,7 @@ way, check them with this; ``render --check`` also wants the files expanded)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -107,12 +107,10 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
 def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> tuple[list[ToolError], list[Checked]]:
     """Each template's table of parameter sets (on standard output, unless a report goes there: then on
     standard error); a finding for each refused set, and each set as a VM checked (the summary counts them)."""
-    from ..api.templatekinds import is_template
     from ..errors import KubeVirtError
     from ..inputs.gather import validating
     from ..paramsets import sets_from_annotation, sets_from_file, table, verdicts
     from ..schema.server import Options as ValidateOptions
-    from ..vmtemplate.stage import loaded_template, schema_problems
     from ..yamlio import load_stream
     from .inputs import Source, read_text
 
@@ -127,15 +125,8 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> tuple[list
     except ToolError as exc:
         return [exc], []
     checking = validating(ValidateOptions(inputs.validate, inputs.namespace), loaded.config, False)
-    for doc in loaded.documents:
-        if not is_template(doc.data):
-            continue
-        refused = schema_problems(doc)
-        if refused:
-            problems.extend(refused)
-            continue
+    for doc, template in admitted_templates(loaded, problems):
         try:
-            template = loaded_template(doc)
             sets = given if given is not None else sets_from_annotation(template)
             base, base_source = values_of(doc.source, template.template.name)
         except ToolError as exc:
@@ -159,6 +150,27 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> tuple[list
                 problems.append(problem)
             checked.append(Checked(label, doc.source, problem))
     return problems, checked
+
+
+def admitted_templates(loaded: Inputs, problems: list[ToolError]) -> Iterator[tuple[Any, Any]]:
+    """Each template document of the inputs the API server admits, with the template read from it; the refusals
+    and the templates that cannot be read are added to ``problems``."""
+    from ..api.templatekinds import is_template
+    from ..vmtemplate.stage import loaded_template, schema_problems
+
+    for doc in loaded.documents:
+        if not is_template(doc.data):
+            continue
+        refused = schema_problems(doc)
+        if refused:
+            problems.extend(refused)
+            continue
+        try:
+            template = loaded_template(doc)
+        except ToolError as exc:
+            problems.append(exc)
+            continue
+        yield doc, template
 
 
 def _show(lines: list[str]) -> None:
