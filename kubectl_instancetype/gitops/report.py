@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..schemas import header
 from .fields import FieldChange
 from .vmdiff import VMChange, VMState
 
@@ -77,7 +78,7 @@ def as_json(changes: Sequence[VMChange], base: str) -> str:
     vms = [{"namespace": c.namespace, "name": c.name, "status": c.status, "cause": c.cause or None,
             "before": _state(c.before), "after": _state(c.after), "fields": [f.as_json() for f in c.fields],
             "diff": c.diff} for c in changes]
-    return json.dumps({"base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps({**header("Diff"), "base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
 
 
 def fence(body: str) -> str:
