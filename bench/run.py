@@ -7,6 +7,7 @@
         --exe .venv/bin/kubectl-instancetype
     python bench/run.py --only-perf --exe .venv/bin/kubectl-instancetype   # issue 25's three rows
     python bench/run.py --only-fuller --exe .venv/bin/kubectl-instancetype # issue 30's fuller VM row
+    python bench/run.py --only-small --exe .venv/bin/kubectl-instancetype  # issue 36's small VM row
 
 The style rows (issue 25) put every editing command (--check, --diff, --write, suggest --write, convert
 --write) on one file of VMs in each YAML style people write (bench/styles.py: devices: {}, indented
@@ -190,6 +191,9 @@ def main() -> int:
     parser.add_argument("--only-fuller", action="store_true",
                         help="print issue 30's row alone: 1000 fuller VMs (cloud-init, two disks, an interface, "
                              "labels and comments) in one file against ruamel's C load + dump")
+    parser.add_argument("--only-small", action="store_true",
+                        help="print issue 36's row alone: 1000 small VMs (a name, an instancetype, a preference, one "
+                             "disk) in one file against ruamel's C load + dump, the median of paired runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kit-bench-install-") as work:
         exe = args.exe.resolve() if args.exe else install(Path(work))
@@ -203,6 +207,8 @@ def main() -> int:
             args.styles = ""
         elif args.only_pod:
             rows, notes = targets.pod_rows(exe, args.repeat, VM_TEMPLATE, pick)
+        elif args.only_small:
+            rows = targets.small_rows(exe, python, args.repeat, pick, FLOOR)
             args.styles = ""
         elif args.only_fuller:
             rows = targets.fuller_rows(exe, python, args.repeat, pick, FLOOR)

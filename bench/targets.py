@@ -53,9 +53,12 @@ class Row:
     reference: Run
     target: float
     wall: bool = False  # compare wall seconds (work in parallel), not CPU seconds
+    paired: float | None = None  # the median of the CPU ratios of paired runs, when the row was measured so
 
     @property
     def ratio(self) -> float:
+        if self.paired is not None:
+            return self.paired
         if self.wall:
             return self.measured.wall / self.reference.wall
         return self.measured.cpu / self.reference.cpu
@@ -486,6 +489,60 @@ def fuller_row(exe: Path, python: Path, work: Path, repeat: int, pick: object, f
                measure([str(python), "-c", floor, str(floor_dir)], work, repeat), 0.75)
 
 
+# Issue 36: the VM people write small: a name, an instancetype, a preference and one disk.
+SMALL_VM = """\
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: vm-{i}
+spec:
+  runStrategy: Always
+  instancetype:
+    name: {it}
+  preference:
+    name: {pref}
+  template:
+    spec:
+      domain:
+        devices: {{}}
+      volumes:
+      - name: rootdisk
+        containerDisk:
+          image: quay.io/containerdisks/fedora:41
+"""
+
+
+def paired(measured: Sequence[str], reference: Sequence[str], cwd: Path, pairs: int) -> tuple[Run, Run, float]:
+    """``measured`` and ``reference`` run one after the other ``pairs`` times (so that a busy machine slows both
+    alike): the median run of each and the median of the pairs' CPU ratios."""
+    runs = [(measure(measured, cwd, 1), measure(reference, cwd, 1)) for _ in range(pairs)]
+    by_ratio = sorted(runs, key=lambda pair: pair[0].cpu / pair[1].cpu)
+    mine = sorted((m for m, _ in runs), key=lambda run: run.cpu)[len(runs) // 2]
+    theirs = sorted((r for _, r in runs), key=lambda run: run.cpu)[len(runs) // 2]
+    middle = by_ratio[len(runs) // 2]
+    return mine, theirs, middle[0].cpu / middle[1].cpu
+
+
+def small_row(exe: Path, python: Path, work: Path, repeat: int, pick: object, floor: str, count: int = 1000) -> Row:
+    """Issue 36: ``count`` small VMs (:data:`SMALL_VM`) in one file against ruamel's C load + dump of it, the
+    median ratio of paired runs (at least 5 pairs)."""
+    path = work / f"small-{count}.yaml"
+    one_file(path, count, 0, SMALL_VM, pick)
+    floor_dir = work / f"floor-small-{count}"
+    floor_dir.mkdir(exist_ok=True)
+    (floor_dir / "vms.yaml").write_text(path.read_text())
+    mine, theirs, ratio = paired([str(exe), "render", "-f", path.name], [str(python), "-c", floor, str(floor_dir)],
+                                 work, max(5, repeat))
+    return Row(f"{count} small VMs (a name, an instancetype, a preference, one disk) in one file vs ruamel's C "
+               "load + dump (median of paired runs)", mine, theirs, 0.75, paired=ratio)
+
+
+def small_rows(exe: Path, python: Path, repeat: int, pick: object, floor: str) -> list[Row]:
+    """The small VM's row alone, in a directory of its own."""
+    with tempfile.TemporaryDirectory(prefix="kit-bench-small-") as tmp:
+        return [small_row(exe, python, Path(tmp), repeat, pick, floor)]
+
+
 def fuller_rows(exe: Path, python: Path, repeat: int, pick: object, floor: str) -> list[Row]:
     """The fuller VM's row alone, in a directory of its own."""
     with tempfile.TemporaryDirectory(prefix="kit-bench-fuller-") as tmp:
@@ -501,6 +558,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         rows = [cold_start_row(exe, python, example, repeat)]
         rows += single_file_rows(exe, python, work, sizes, repeat, template, pick, floor)
         rows.append(fuller_row(exe, python, work, repeat, pick, floor))
+        rows.append(small_row(exe, python, work, repeat, pick, floor))
         rows.append(jobs_row(exe, work, repeat, template, pick))
         rows.append(restart_row(exe, work, repeat, template, pick))
         rows.append(pod_row(exe, work, repeat, template, pick))

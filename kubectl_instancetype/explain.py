@@ -12,6 +12,7 @@ from typing import Any
 
 from .api.origin import TEMPLATE, Origin, Path, json_pointer
 from .render import Item
+from .schemas import header
 from .yamlio.emit import dump_yaml_commented
 
 
@@ -37,4 +38,5 @@ def explained_yaml(item: Item) -> str:
 def explained_json(item: Item) -> dict[str, Any]:
     """The rendered document and, by JSON pointer, the origin of each value its rendering set."""
     origins = sorted(_origins(item).items(), key=lambda entry: json_pointer(entry[0]))
-    return {"object": item.rendered, "origins": {json_pointer(path): origin.as_json() for path, origin in origins}}
+    return {**header("Explanation"), "object": item.rendered,
+            "origins": {json_pointer(path): origin.as_json() for path, origin in origins}}

@@ -123,7 +123,15 @@ def _shape_17(self, _f0, _f1, _f2, _f3, _f4):
     _record_set(self, '_f4', _f4)
 
 
-def _shape_18(self, _f0, _f1, _f2, _f3, _f4, _f5):
+def _shape_18(self, _f0, _f1, _f2, _f3, _f4):
+    _record_set(self, '_f0', _f0)
+    _record_set(self, '_f1', _f1)
+    _record_set(self, '_f2', _f2)
+    _record_set(self, '_f3', _record_factory_3() if _f3 is _record_factory else _f3)
+    _record_set(self, '_f4', _f4)
+
+
+def _shape_19(self, _f0, _f1, _f2, _f3, _f4, _f5):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _record_factory_2() if _f2 is _record_factory else _f2
@@ -132,7 +140,7 @@ def _shape_18(self, _f0, _f1, _f2, _f3, _f4, _f5):
     self._f5 = _record_factory_5() if _f5 is _record_factory else _f5
 
 
-def _shape_19(self, _f0, _f1, _f2, _f3, _f4, _f5):
+def _shape_20(self, _f0, _f1, _f2, _f3, _f4, _f5):
     self._f0 = _record_factory_0() if _f0 is _record_factory else _f0
     self._f1 = _record_factory_1() if _f1 is _record_factory else _f1
     self._f2 = _record_factory_2() if _f2 is _record_factory else _f2
@@ -141,7 +149,7 @@ def _shape_19(self, _f0, _f1, _f2, _f3, _f4, _f5):
     self._f5 = _f5
 
 
-def _shape_20(self, _f0, _f1, _f2, _f3, _f4, _f5):
+def _shape_21(self, _f0, _f1, _f2, _f3, _f4, _f5):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -150,7 +158,7 @@ def _shape_20(self, _f0, _f1, _f2, _f3, _f4, _f5):
     _record_set(self, '_f5', _f5)
 
 
-def _shape_21(self, _f0, _f1, _f2, _f3, _f4, _f5):
+def _shape_22(self, _f0, _f1, _f2, _f3, _f4, _f5):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -159,23 +167,13 @@ def _shape_21(self, _f0, _f1, _f2, _f3, _f4, _f5):
     _record_set(self, '_f5', _record_factory_5() if _f5 is _record_factory else _f5)
 
 
-def _shape_22(self, _f0, _f1, _f2, _f3, _f4):
+def _shape_23(self, _f0, _f1, _f2, _f3, _f4):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
     _record_set(self, '_f3', _f3)
     _record_set(self, '_f4', _f4)
     self.__post_init__()
-
-
-def _shape_23(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
-    _record_set(self, '_f0', _f0)
-    _record_set(self, '_f1', _f1)
-    _record_set(self, '_f2', _f2)
-    _record_set(self, '_f3', _f3)
-    _record_set(self, '_f4', _f4)
-    _record_set(self, '_f5', _f5)
-    _record_set(self, '_f6', _f6)
 
 
 def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -185,10 +183,20 @@ def _shape_24(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f3', _f3)
     _record_set(self, '_f4', _f4)
     _record_set(self, '_f5', _f5)
-    _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
+    _record_set(self, '_f6', _f6)
 
 
 def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+    _record_set(self, '_f0', _f0)
+    _record_set(self, '_f1', _f1)
+    _record_set(self, '_f2', _f2)
+    _record_set(self, '_f3', _f3)
+    _record_set(self, '_f4', _f4)
+    _record_set(self, '_f5', _f5)
+    _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
+
+
+def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -198,7 +206,7 @@ def _shape_25(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     _record_set(self, '_f6', _record_factory_6() if _f6 is _record_factory else _f6)
 
 
-def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -209,7 +217,7 @@ def _shape_26(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     _record_set(self, '_f7', _f7)
 
 
-def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -221,7 +229,7 @@ def _shape_27(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f8', _f8)
 
 
-def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -233,7 +241,7 @@ def _shape_28(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
     _record_set(self, '_f8', _f8)
 
 
-def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
+def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -246,7 +254,7 @@ def _shape_29(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
     _record_set(self, '_f9', _f9)
 
 
-def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
+def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -260,7 +268,7 @@ def _shape_30(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f10', _f10)
 
 
-def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
+def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -274,7 +282,7 @@ def _shape_31(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
     _record_set(self, '_f10', _f10)
 
 
-def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
+def _shape_33(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -289,7 +297,7 @@ def _shape_32(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f11', _f11)
 
 
-def _shape_33(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13):
+def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -306,7 +314,7 @@ def _shape_33(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f13', _f13)
 
 
-def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19):
+def _shape_35(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _f2)
@@ -329,7 +337,7 @@ def _shape_34(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f19', _f19)
 
 
-def _shape_35(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24):
+def _shape_36(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _record_factory_2() if _f2 is _record_factory else _f2)
@@ -376,22 +384,23 @@ SHAPES = {
     (False, False, ('taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_15,
     (False, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made')): _shape_16,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken')): _shape_17,
-    (False, False, ('taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken or made')): _shape_18,
-    (False, False, ('taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken')): _shape_19,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_20,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_21,
-    (True, True, ('taken', 'taken', 'taken', 'taken', 'taken', 'left')): _shape_22,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_23,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_24,
-    (True, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken or made', 'taken or made')): _shape_25,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_26,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_28,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_29,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_30,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_31,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_32,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_33,
-    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_34,
-    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken', 'taken', 'taken')): _shape_35,
+    (True, False, ('taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_18,
+    (False, False, ('taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken or made')): _shape_19,
+    (False, False, ('taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken or made', 'taken')): _shape_20,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_21,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_22,
+    (True, True, ('taken', 'taken', 'taken', 'taken', 'taken', 'left')): _shape_23,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_24,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made')): _shape_25,
+    (True, False, ('taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken or made', 'taken or made')): _shape_26,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_27,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_28,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_29,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_30,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_31,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken')): _shape_32,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_33,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_34,
+    (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_35,
+    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken', 'taken', 'taken')): _shape_36,
 }

@@ -239,7 +239,7 @@ def test_what_drifts_depends_on_the_release(version: str, present: list[str], ab
     v1.5.3/v1.6.1/v1.7.0, the PCI topology annotation from v1.6.4/v1.7.2/v1.8.0."""
     out, err, _code = cli("--kubevirt-version", version, "drift", "vms.yaml", *CATALOG, "-o", "json")
     assert err == ""
-    pointers = [d["pointer"] for d in json.loads(out)[0]["drift"]]
+    pointers = [d["pointer"] for d in json.loads(out)["items"][0]["drift"]]
     assert all(p in pointers for p in present), pointers
     assert not any(p in pointers for p in absent), pointers
 

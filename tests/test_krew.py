@@ -36,6 +36,7 @@ MANIFEST = ROOT / "krew-manifest.yaml"
 EXAMPLE = ROOT / "examples" / "vm.yaml"
 SEMVER = re.compile(r"^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
 WINDOWS_FORBIDDEN = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
+pytestmark = pytest.mark.xdist_group("krew")  # one worker builds the release
 SUPPORTED = [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64")]
 
 

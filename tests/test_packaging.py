@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]  # one worker builds the distributions
 SOURCES = ("kubectl_instancetype", "setup.cfg", "pyproject.toml", "README.md", "LICENSE")
 
 

@@ -46,10 +46,11 @@ def without_added_namespace(vm: dict[str, Any], expansion: dict[str, Any]) -> di
     return {**expansion, "metadata": {k: v for k, v in expansion["metadata"].items() if k != "namespace"}}
 
 
-def test_every_conformance_patch_applied_with_jsonpatch_gives_the_expansion() -> None:
+@pytest.mark.parametrize("chunk", range(8))  # the corpus in parts, so that parallel workers share it
+def test_every_conformance_patch_applied_with_jsonpatch_gives_the_expansion(chunk: int) -> None:
     """Every case KubeVirt expands: the printed patch turns the VM into what ``-o json`` prints."""
     assert len(CASES) > 150
-    for case in CASES:
+    for case in CASES[chunk::8]:
         path = case / "input.yaml"
         vm = load_stream(path.read_text(), str(path))[-1].data
         result = run("-f", str(path), "--no-builtin-catalog", "--kubevirt-version", "main")  # the corpus's release

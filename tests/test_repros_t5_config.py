@@ -22,6 +22,8 @@ from conftest import TESTDATA, git, invoke_cli
 REPROS = TESTDATA / "repros-t5"
 EXE = str(Path(sys.executable).parent / "kubectl-instancetype")
 
+REPORT = '{\n  "apiVersion": "kubectl-instancetype.io/v1",\n  "kind": "Report",\n'  # the head of a JSON report
+
 
 def folder(name: str, tmp_path: Path) -> Path:
     """A writable copy of the reproducer whose folder starts with ``name`` (``W3``)."""
@@ -71,7 +73,7 @@ def test_w5_a_validate_table_is_the_validate_commands_not_the_validate_option(tm
     here = folder("W5", tmp_path) / "validate-table"
     assert cli(["render", "-f", "../vm.yaml"], here)[2] == 0  # was: Invalid value for '--validate': "{'output-...
     out, err, status = cli(["validate", "-f", "../vm.yaml"], here)
-    assert (status, err) == (0, "") and out.startswith('{\n  "../vm.yaml": [')  # its table: output-format json
+    assert (status, err) == (0, "") and out.startswith(REPORT + '  "../vm.yaml": [')  # its table: output-format json
 
 
 def test_w5_the_validate_key_holding_a_string_is_the_validate_mode(tmp_path: Path) -> None:
@@ -139,7 +141,7 @@ def test_m2_config_that_is_no_regular_file(tmp_path: Path) -> None:
 def test_m2_output_file_dash_is_standard_output(tmp_path: Path) -> None:
     here = folder("M2", tmp_path)
     out, err, status = cli(["validate", "-f", "vm.yaml", "--output-format", "json", "--output-file", "-"], here)
-    assert status == 0 and out.startswith('{\n  "vm.yaml": [') and err == ""
+    assert status == 0 and out.startswith(REPORT + '  "vm.yaml": [') and err == ""
     out, _err, _status = cli(["render", "-f", "vm.yaml", "--junit-xml", "-"], here)
     assert "<testsuite" in out
     assert sorted(p.name for p in here.iterdir()) == ["cmd", "vm.yaml"]  # no file named "-"

@@ -84,11 +84,20 @@ def _stored(path: Path, release: str) -> list[dict[str, object]] | None:
     return None if result.problems or not vms else vms
 
 
-def test_d1_pin_property_over_the_conformance_corpus(tmp_path: Path) -> None:
+CHUNKS = 8  # the corpus in parts, so that parallel workers share it
+
+
+def test_d1_the_corpus_has_the_admitted_vms() -> None:
+    assert len(_admitted_cases()) > 400  # the admitted VMs of testdata/conformance (412 at kubevirt/kubevirt d923fdb8)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_d1_pin_property_over_the_conformance_corpus(tmp_path: Path, chunk: int) -> None:
     """Every VM of the corpus KubeVirt admits, pinned through the writer: the pinned file is admitted, the
     cluster stores it as it stores the original, and pinning it again changes nothing (--check --pin)."""
     pinned = 0
-    for name in _admitted_cases():
+    names = _admitted_cases()[chunk::CHUNKS]
+    for name in names:
         case = CONFORMANCE / "cases" / name
         release = release_of_case(case)
         before = _stored(case / "input.yaml", release)
@@ -108,7 +117,7 @@ def test_d1_pin_property_over_the_conformance_corpus(tmp_path: Path) -> None:
         repinned = render(again.documents, again.catalog, Options(config=again.config), vm_renderer(False, pin=True))
         assert not would_change(repinned.items), f"{name}: --check --pin disagrees with the pinned file"
         pinned += 1
-    assert pinned > 400  # the admitted VMs of testdata/conformance (411 at kubevirt/kubevirt d923fdb8)
+    assert pinned >= len(names) - 2  # all but the few whose stored form the cluster refuses (1 of 412)
 
 
 # --- D3, T5: the writer's own checks ----------------------------------------------------------------------

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "__complete": "complete:complete_command",
     "catalog": "catalog:catalog",
     "revision": "revision:revision",
+    "schema": "schemas:schema_command",
     "config": "config:config",
     "convert": "convert:convert",
     "krm": "krm:krm",

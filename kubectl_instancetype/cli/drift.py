@@ -165,10 +165,12 @@ def _print(output: str, results: list[dict[str, Any]], entries: list[tuple[str, 
     elif output == "flux":
         click.echo(dump_yaml(flux_drift_detection(entries)), nl=False)
     elif output == "json":
-        click.echo(dump_json([{
+        from ..schemas import header
+
+        click.echo(dump_json({**header("DriftList"), "items": [{
             "file": r["file"], "namespace": r["namespace"], "name": r["name"],
             "drift": [_json_drift(d, r["uncovered"]) for d in r["drift"]],
-        } for r in results]))
+        } for r in results]}))
     else:
         for r in results:
             label = vm_label({"metadata": {"name": r["name"], "namespace": r["namespace"]}}, r["namespace"])

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..escape import markdown as md
 from ..escape.terminal import lines, one_line
+from ..schemas import header
 from .fields import FieldChange
 from .vmdiff import VMChange, VMState
 
@@ -80,7 +81,7 @@ def as_json(changes: Sequence[VMChange], base: str) -> str:
     vms = [{"namespace": c.namespace, "name": c.name, "status": c.status, "cause": c.cause or None,
             "before": _state(c.before), "after": _state(c.after), "fields": [f.as_json() for f in c.fields],
             "diff": c.diff} for c in changes]
-    return json.dumps({"base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps({**header("Diff"), "base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
 
 
 def field_line(change: FieldChange) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from ..escape import markdown as md
 from ..escape.terminal import one_line
 from ..pipeline.restart import ERROR, LIVE_UPDATE, NO_CHANGE, RESTART_REQUIRED, UPDATE_STAGE, Impact
+from ..schemas import header
 from .restart_impact import DELETED, READ_STAGE, SEVERITY, SHUTS_DOWN, Summary, VMImpact, summary
 
 ICON = {RESTART_REQUIRED: "🔁", LIVE_UPDATE: "⚡", NO_CHANGE: "·", ERROR: "⛔", SHUTS_DOWN: "⏹️", DELETED: "🗑️"}
@@ -162,7 +163,8 @@ def as_json(rows: Sequence[VMImpact], base: str) -> str:
     worst = max(rows, key=lambda r: SEVERITY[r.outcome], default=None)
     top = vm_json(worst) if worst is not None else {"outcome": NO_CHANGE, "restart_message": "",
                                                      "live": _live_json(Impact(NO_CHANGE))}
-    out = {"base": base, "outcome": top["outcome"], "restart_message": top["restart_message"], "live": top["live"],
+    out = {**header("RestartImpact"), "base": base, "outcome": top["outcome"],
+           "restart_message": top["restart_message"], "live": top["live"],
            "error": top.get("error"), "vms": [vm_json(r) for r in rows],
            "summary": {"restart-required": total.restart, "live-update": total.live, "no-change": total.no_change,
                        "shuts-down": total.shuts_down, "deleted": total.deleted, "error": total.error}}

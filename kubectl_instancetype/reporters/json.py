@@ -1,5 +1,5 @@
 """The JSON report (``--output-format json``): by file, a ``metav1.Status`` per object, as kubectl-validate's
-``--output json`` reports.
+``--output json`` reports, after the report's ``apiVersion`` and ``kind`` (``Report``).
 
 Each VirtualMachine checked is a ``Success`` or a ``Failure`` status (``reason`` ``Invalid``, code 422, for an
 object the cluster refuses; ``BadRequest``, 400, for input that cannot be processed); a problem no single VM
@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ..errors import EXIT_FINDINGS, KubeVirtError, Location, Notice, ToolError
+from ..schemas import header
 from .status import Checked, RunResult
 
 
@@ -29,7 +30,13 @@ def status_report(result: RunResult) -> str:
     for notice in result.notices:
         if notice.severity == "warning":
             by_file.setdefault(notice.location.path if notice.location else "", []).append(_warning(notice))
-    return json.dumps(dict(sorted(by_file.items())), indent=2, ensure_ascii=False) + "\n"
+    files = {_file_key(name): statuses for name, statuses in sorted(by_file.items())}
+    return json.dumps({**header("Report"), **files}, indent=2, ensure_ascii=False) + "\n"
+
+
+def _file_key(name: str) -> str:
+    """A file's key: its name, or ``./name`` for a file named as the report's own keys (apiVersion, kind)."""
+    return f"./{name}" if name in ("apiVersion", "kind") else name
 
 
 def _status(name: str, problem: ToolError | None) -> dict[str, Any]:

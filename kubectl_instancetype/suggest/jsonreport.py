@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..render import vm_label
+from ..schemas import header
 from .candidates import Candidate
 from .preferences import Kept
 from .run import Outcome
@@ -60,4 +61,4 @@ def entry(outcome: Outcome, namespace: str, accept_approximate: bool) -> dict[st
 
 def report(outcomes: Iterable[Outcome], namespace: str, accept_approximate: bool) -> dict[str, Any]:
     """Every VM's entry, as a ``SuggestionList``."""
-    return {"kind": KIND, "items": [entry(o, namespace, accept_approximate) for o in outcomes]}
+    return {**header(KIND), "items": [entry(o, namespace, accept_approximate) for o in outcomes]}
