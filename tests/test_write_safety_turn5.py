@@ -23,6 +23,7 @@ from kubectl_instancetype.gitops.drift import differences
 from kubectl_instancetype.gitops.plan import rendered_text, would_change
 from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.render import Options, render
+from kubectl_instancetype.schemas import header
 from kubectl_instancetype.yamlio.load import load_stream
 
 REPROS = TESTDATA / "repros-t5"
@@ -283,7 +284,8 @@ def _parsed(fmt: str, text: str) -> list[tuple[str, str]]:
         return [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["message"]["text"])
                 for r in results]
     if fmt == "json":
-        return [(file, status["message"]) for file, statuses in json.loads(text).items() for status in statuses
+        files = {k: v for k, v in json.loads(text).items() if k not in ("apiVersion", "kind")}
+        return [(file, status["message"]) for file, statuses in files.items() for status in statuses
                 if status["status"] == "Failure"]
     if fmt == "junit":
         return [(case.get("file", ""), failure.get("message", "")) for case in ET.fromstring(text).iter("testcase")
@@ -318,7 +320,8 @@ def test_m6_the_out_of_date_file_is_in_every_report_file(tmp_path: Path) -> None
     rule = json.loads((tmp_path / "r.sarif").read_text())["runs"][0]["results"][0]["ruleId"]
     assert rule == "KIT005"
     _, err, status = cli("render", "--write", "--output-format", "json", "-f", "ok.yaml", cwd=tmp_path)
-    assert (status, json.loads(err)) == (0, {"ok.yaml": [json.loads(err)["ok.yaml"][0]]})  # no "wrote" line
+    report = {**header("Report"), "ok.yaml": [json.loads(err)["ok.yaml"][0]]}
+    assert (status, json.loads(err)) == (0, report)  # no "wrote" line
     _, err, status = cli("render", "--check", "--output-format", "json", "-f", "ok.yaml", cwd=tmp_path)
     assert status == 0 and json.loads(err)["ok.yaml"][0]["status"] == "Success"
 
