@@ -1,0 +1,149 @@
+"""The capacity report as a table for people, JSON for platforms and Markdown for a pull request.
+
+The table is laid out as kubectl lays out its own (columns three spaces apart); the JSON is versioned
+(``apiVersion``/``kind``) and described by ``capacity-report.schema.json``, shipped beside this module; every
+string of the manifests goes into the Markdown through :func:`markdown_text`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..quantity import Quantity
+from .model import ADMITTED, FAILED, REFUSED, STOPPED, NamespaceReport, Report, Row, devices, hugepages
+
+API_VERSION = "kubectl-instancetype.io/v1alpha1"
+KIND = "CapacityReport"
+COUNTED = ("only the launcher Pods of the VirtualMachines in the files count, created in file order; the quotas' "
+           "current use in a cluster is not known offline and other Pods, PVCs and objects are not counted")
+NONE = "-"
+HEADERS = ["VM", "CPU REQ", "CPU LIM", "MEMORY REQ", "MEMORY LIM", "HUGEPAGES", "DEVICES", "EPHEMERAL", "QUOTA"]
+KUBEVIRT_DEVICES = "devices.kubevirt.io/"  # /dev/kvm, tun, vhost-net: shown by their short names in the tables
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~#!])")
+
+
+def _value(values: Mapping[str, Quantity], name: str) -> str:
+    return str(values[name]) if name in values else NONE
+
+
+def _pairs(values: Mapping[str, Quantity]) -> str:
+    return ",".join(f"{name.removeprefix(KUBEVIRT_DEVICES)}={values[name]}" for name in sorted(values)) or NONE
+
+
+def _status(row: Row) -> str:
+    if row.status == REFUSED:
+        return f"refused ({row.quota})"
+    if row.status == STOPPED:
+        return "stopped: not counted"
+    if row.status == FAILED:
+        return "no Pod: KubeVirt refuses it"
+    return ADMITTED
+
+
+def cells(name: str, requests: Mapping[str, Quantity], limits: Mapping[str, Quantity], status: str) -> list[str]:
+    """One table row: the VM (or TOTAL) and its node-level figures."""
+    return [name, _value(requests, "cpu"), _value(limits, "cpu"), _value(requests, "memory"),
+            _value(limits, "memory"), _pairs(hugepages(requests)), _pairs(devices(requests)),
+            _value(requests, "ephemeral-storage"), status]
+
+
+def _layout(rows: Sequence[list[str]], indent: str = "") -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return [(indent + "   ".join([c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]])).rstrip()
+            for r in rows]
+
+
+def _quota_lines(ns: NamespaceReport) -> list[str]:
+    out: list[str] = []
+    for use in ns.quotas:
+        quota = use.placed.quota
+        scopes = ",".join(str(s.get("scopeName")) for s in quota.selectors)
+        out.append(f"ResourceQuota {quota.name} ({use.placed.location}){f' scopes: {scopes}' if scopes else ''}")
+        left = use.remaining()
+        rows = [["RESOURCE", "USED", "HARD", "LEFT"]]
+        rows += [[name, str(use.used[name]), str(quota.hard[name]), str(left[name])] for name in sorted(quota.hard)]
+        out.extend(_layout(rows, "  "))
+    return out
+
+
+def text(report: Report) -> str:
+    """Per namespace: one row per VM and the total of the admitted ones, then each quota's use and headroom."""
+    out: list[str] = []
+    for ns in report.namespaces:
+        out.append(f"Namespace {ns.namespace}")
+        rows = [HEADERS, *(cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows)]
+        rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
+        out.extend(_layout(rows, "  ") if ns.rows else ["  no VirtualMachine"])
+        out.extend(_quota_lines(ns))
+        out.append("")
+    out.append(summary(report))
+    return "\n".join(out) + "\n"
+
+
+def summary(report: Report) -> str:
+    """The closing line: how many VMs, admitted, refused, stopped, and what counted."""
+    counts = (f"{len(report.rows())} VirtualMachines: {report.count(ADMITTED)} admitted, {report.count(REFUSED)} "
+              f"refused by quota, {report.count(STOPPED)} stopped, {report.count(FAILED)} without a Pod")
+    return f"{counts} ({COUNTED})"
+
+
+def _list(values: Mapping[str, Quantity]) -> dict[str, str]:
+    return {name: str(values[name]) for name in sorted(values)}
+
+
+def _row_json(row: Row) -> dict[str, Any]:
+    launcher = row.launcher
+    return {"kind": launcher.kind, "name": launcher.name, "source": str(launcher.location), "status": row.status,
+            "requests": _list(row.requests), "limits": _list(row.limits),
+            "refusal": {"quota": row.quota, "message": row.reason} if row.status == REFUSED else None,
+            "error": row.reason if row.status == FAILED else None}
+
+
+def as_json(report: Report) -> str:
+    """The versioned report object (``capacity-report.schema.json``)."""
+    namespaces = [{
+        "namespace": ns.namespace, "requests": _list(ns.requests), "limits": _list(ns.limits),
+        "vms": [_row_json(row) for row in ns.rows],
+        "quotas": [{"name": use.placed.quota.name, "source": str(use.placed.location),
+                    "scopes": [dict(s) for s in use.placed.quota.selectors], "hard": _list(use.placed.quota.hard),
+                    "used": _list(use.used), "remaining": _list(use.remaining())} for use in ns.quotas],
+    } for ns in report.namespaces]
+    counts = {status: report.count(status) for status in (ADMITTED, REFUSED, STOPPED, FAILED)}
+    out = {"apiVersion": API_VERSION, "kind": KIND, "counted": COUNTED, "namespaces": namespaces,
+           "summary": {"vms": len(report.rows()), **counts}}
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def markdown_text(value: str) -> str:
+    """Any string of the manifests as inert Markdown text (one line, punctuation escaped), safe in a table
+    cell."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(value.splitlines()))
+
+
+def markdown(report: Report) -> str:
+    """A pull-request comment: per namespace a table of the VMs and one of each quota, then the refusals."""
+    out = ["### kubectl instancetype capacity", "", f"{markdown_text(summary(report))}.", ""]
+    for ns in report.namespaces:
+        out += [f"#### Namespace {markdown_text(ns.namespace)}", ""]
+        rows = [cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows]
+        rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
+        out += _md_table(HEADERS, rows)
+        for use in ns.quotas:
+            quota, left = use.placed.quota, use.remaining()
+            out += [f"ResourceQuota {markdown_text(quota.name)}:", ""]
+            out += _md_table(["RESOURCE", "USED", "HARD", "LEFT"],
+                             [[n, str(use.used[n]), str(quota.hard[n]), str(left[n])] for n in sorted(quota.hard)])
+        refused = [r for r in ns.rows if r.status == REFUSED]
+        out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(r.reason)}" for r in refused]
+        out += [""] if refused else []
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _md_table(headers: list[str], rows: Sequence[list[str]]) -> list[str]:
+    """A Markdown table; every cell escaped."""
+    lines = ["| " + " | ".join(headers) + " |", "|" + " --- |" * len(headers)]
+    lines += ["| " + " | ".join(markdown_text(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
