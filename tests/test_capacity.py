@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from conftest import TESTDATA, check_golden
@@ -82,3 +83,11 @@ def test_markdown_escapes_every_manifest_string() -> None:
     out = views.markdown(report([hostile], []))
     assert "a\\|b\\`\\<img src=x\\>\\_\\*" in out and "#### Namespace ns\\|x" in out
     assert not re.search(r"(?<!\\)[<`]", out.replace("### ", ""))
+
+
+def test_json_view_follows_the_shipped_schema() -> None:
+    import jsonschema
+
+    schema = json.loads((Path(views.__file__).parent / "capacity-report.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(json.loads(views.as_json(report(LAUNCHERS, [QUOTA]))), schema)
