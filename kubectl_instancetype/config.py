@@ -298,7 +298,8 @@ def default_configuration(release: Release = DEFAULT_RELEASE) -> dict[str, Any]:
     arch = {
         name: {"machineType": machine, **({"ovmfPath": ovmf} if ovmf else {}), "emulatedMachines": emulated}
         for name, machine, ovmf, emulated in (
-            ("amd64", "q35", "/usr/share/OVMF", ["q35*", "pc-q35*"]),
+            ("amd64", "q35", "/usr/share/edk2/ovmf" if release.amd64_ovmf_in_edk2 else "/usr/share/OVMF",
+             ["q35*", "pc-q35*"]),
             ("arm64", "virt", "/usr/share/AAVMF", ["virt*"]),
             ("s390x", "s390-ccw-virtio", "", ["s390-ccw-virtio*"]),
         )

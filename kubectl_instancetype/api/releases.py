@@ -254,6 +254,10 @@ FACTS: tuple[Fact, ...] = (
     Fact("serves_pool_v1beta1", {(1, 7): 0}, "pool.kubevirt.io/v1beta1"),
     Fact("pool_controller_adds_finalizer", {(1, 7): 0},
          "pkg/virt-controller/watch/pool/pool.go addPoolFinalizer: pool.kubevirt.io/finalizer on the pool itself"),
+    # --- the virt-launcher Pod (pkg/virt-controller/services, pkg/virt-config; the launcher-Pod corpora)
+    Fact("amd64_ovmf_in_edk2", {(1, 9): 0},
+         "pkg/virt-config/virt-config.go DefaultARCHOVMFPath: /usr/share/edk2/ovmf (before: /usr/share/OVMF), "
+         "the launcher's --ovmf-path"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

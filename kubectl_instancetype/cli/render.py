@@ -51,6 +51,14 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
               help="Print the VirtualMachineInstance a cluster would start instead of the expanded VM. "
                    "Firmware UUID: the stable one KubeVirt derives from the VM name when the template "
                    "sets none (a cluster assigns a random one).")
+@click.option("--pod", is_flag=True,
+              help="Print the virt-launcher Pod virt-controller creates to run the VM: requests with KubeVirt's "
+                   "memory overhead, limits, node selectors, affinity, volumes, init containers. PVCs, DataVolumes, "
+                   "NetworkAttachmentDefinitions, StorageClasses, ResourceQuotas, Namespaces and Nodes among the "
+                   "inputs are the cluster's; a Pod virt-controller cannot render is an error at the VM.")
+@click.option("--launcher-image", metavar="IMAGE",
+              help="virt-controller's --launcher-image for --pod (default: what virt-operator passes, "
+                   "<registry>/virt-launcher:<release>, the registry from the KubeVirt CR, else quay.io/kubevirt).")
 @click.option("--explain", is_flag=True,
               help="Say where every value the expansion set comes from (instancetype, preference, default): "
                    "a trailing comment in YAML; with -o json, the object and its origins by JSON pointer.")
@@ -72,7 +80,8 @@ OUTPUT_FORMATS = ("yaml", "json", "patch")
 @repo_catalog_option
 @jobs_option
 def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, output: str, vmi: bool,
-           explain: bool, stored: bool, pin: bool, pin_firmware: bool, writing: WriteOptions,
+           pod: bool, launcher_image: str | None, explain: bool, stored: bool, pin: bool, pin_firmware: bool,
+           writing: WriteOptions,
            junit_xml: str | None, repo_catalog: bool = False, jobs: int = 1) -> None:
     """Expand VirtualMachines that reference instancetypes and preferences.
 
@@ -100,11 +109,13 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
       kubectl instancetype render -f vm.yaml --stored
       kubectl instancetype render -f vms/ -R --write --pin --pin-firmware
     """
-    _check_modes(vmi, stored, pin, pin_firmware, explain, writing.active, output)
+    _check_modes(vmi or pod, stored, pin, pin_firmware, explain, writing.active, output)
+    if vmi and pod:
+        raise click.UsageError("--vmi and --pod exclude each other")
     # --write never puts a processed VM into a template file: templates are kept as they are
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
                      templates="keep" if writing.active else "process")
-    pairs = _targets(inputs, writing, output, vmi)
+    pairs = _targets(inputs, writing, output, vmi or pod)
     if explain and (pairs is not None or output == "patch"):
         raise click.UsageError("--explain prints yaml or json: drop --write/--output-dir/--check/--diff and -o patch")
     if repo_catalog:
@@ -114,12 +125,22 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     options = Options(namespace=inputs.namespace, config=loaded.config, explain=explain, pools=pools)
     seen = Seen(list(loaded.problems), inputs.namespace)
     renderer = vm_renderer(vmi, stored, pin, pin_firmware)
+    if pod:
+        from .launcher import launcher_renderer
+
+        renderer = launcher_renderer(loaded, launcher_image)
+        jobs = 1
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)
     provenance = loaded.provenance
     processes = how_many(jobs, len(documents)) if output != "patch" else 1
     items = seen.watch(render_each(_draining(documents), catalog, options, renderer))
+    if pod:
+        from .launcher import is_vm_document, only_pods
+
+        single = sum(1 for doc in documents if is_vm_document(doc.data)) == 1
+        items = only_pods(items, single)
     del loaded
     changed, notes, outdated = False, list[str](), list[ToolError]()
     if processes > 1 and pairs is not None:
