@@ -16,6 +16,7 @@ from ..render import Item
 from .model import Launcher, PlacedQuota, starts
 
 POD = "Pod"
+VIRTUAL_MACHINE = "VirtualMachine"
 RESOURCE_QUOTA = "ResourceQuota"
 LIMIT_RANGE = "LimitRange"
 
@@ -34,18 +35,24 @@ def _core(data: Mapping[str, Any], kind: str) -> bool:
     return data.get("kind") == kind and data.get("apiVersion") == "v1"
 
 
-def _launcher(item: Item, namespace: str) -> Launcher:
+def _launchers(item: Item, namespace: str) -> list[Launcher]:
+    """The Pod of the files, or the VM with its Pod; a VirtualMachinePool's VMs, one for each replica."""
     data = item.document.data
     meta = data.get("metadata") or {}
     ns = str(meta.get("namespace") or namespace)
+    where = item.document.location
     if _core(data, POD):
-        return Launcher(ns, str(meta.get("name") or meta.get("generateName") or ""), item.document.location, data,
-                        kind=POD)
-    label = f"{data.get('kind')} {ns}/{meta.get('name')}: "
-    error = item.problem.message if item.problem is not None else ""
+        return [Launcher(ns, str(meta.get("name") or meta.get("generateName") or ""), where, data, kind=POD)]
+    kind, name = str(data.get("kind")), str(meta.get("name"))
+    error = item.problem.message.removeprefix(f"{kind} {ns}/{name}: ") if item.problem is not None else ""
     pod = item.rendered if item.problem is None and isinstance(item.rendered, dict) else None
-    return Launcher(ns, str(meta.get("name")), item.document.location, pod, error.removeprefix(label), starts(data),
-                    str(data.get("kind")))
+    if kind == VIRTUAL_MACHINE:
+        return [Launcher(ns, name, where, pod, error, starts(data), kind)]
+    spec = data.get("spec") or {}
+    replicas = spec.get("replicas", 1)  # a pool's VMs are <pool>-0, <pool>-1, ...: its first VM's Pod each
+    vm = spec.get("virtualMachineTemplate") or {}
+    count = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) and replicas >= 0 else 1
+    return [Launcher(ns, f"{name}-{index}", where, pod, error, starts(vm), kind) for index in range(count)]
 
 
 def counted(items: Iterable[Item], namespace: str) -> Counted:
@@ -59,7 +66,7 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
     for item in items:
         data = item.document.data
         if item.is_vm or _core(data, POD):
-            launchers.append(_launcher(item, namespace))
+            launchers.extend(_launchers(item, namespace))
             if item.problem is not None:
                 problems.append(item.problem)
         elif _core(data, RESOURCE_QUOTA):

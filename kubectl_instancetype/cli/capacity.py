@@ -3,6 +3,8 @@ namespaces' ResourceQuotas, from their launcher Pods; a VM whose Pod quota admis
 
 from __future__ import annotations
 
+from typing import cast
+
 import click
 
 from ..capacity.model import Launcher
@@ -25,11 +27,13 @@ FORMATS = ("table", "json", "markdown")
 @click.option("-o", "--output", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table for people, json for platforms (capacity-report.schema.json), markdown for a pull "
                    "request.")
+@click.option("--launcher-image", metavar="IMAGE",
+              help="virt-controller's --launcher-image (as render --pod; it does not change what is counted).")
 @click.option("--all", "all_vms", is_flag=True,
               help="Count every VM as started, also those whose run strategy leaves them stopped (Halted, Manual, "
                    "running: false).")
 def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, fmt: str,
-             all_vms: bool) -> None:
+             launcher_image: str | None, all_vms: bool) -> None:
     """Sum the launcher Pods' requests and limits per namespace and check them against the ResourceQuotas.
 
     Each VirtualMachine is rendered to the Pod virt-controller would create for it (the VMI, then the launcher
@@ -49,14 +53,16 @@ def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     from ..capacity import views
     from ..capacity.model import REFUSED, report
     from ..capacity.sources import counted
-    from ..render import Options, render_each
+    from ..render import Options, VMRenderer, render_each
+    from .launcher import launcher_renderer
 
     inputs = replace(inputs, filenames=inputs.filenames + paths)
     if not inputs.filenames:
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     loaded = load(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=loaded.config)
-    found = counted(render_each(loaded.documents, loaded.catalog, options, launcher_renderer()), inputs.namespace)
+    renderer = cast(VMRenderer, launcher_renderer(loaded, launcher_image))  # a PodRenderer is one
+    found = counted(render_each(loaded.documents, loaded.catalog, options, renderer), inputs.namespace)
     made = report(found.launchers, found.quotas, all_vms)
     click.echo({"json": views.as_json, "markdown": views.markdown}.get(fmt, views.text)(made), nl=False)
     refused = tuple(RefusedError(refusal(row.launcher, row.reason), row.launcher.location)

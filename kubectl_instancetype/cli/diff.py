@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -232,10 +232,27 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config), stored) if drift else None
     from ..gitops.restart_impact import Revision
 
-    states = vm_states(result.items, result.problems, namespace, written)
+    states = _with_node_resources(vm_states(result.items, result.problems, namespace, written), loaded, namespace)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()})
     return Side(states, problems, loaded.notices, loaded.config.release.name, revision)
+
+
+def _with_node_resources(states: dict[tuple[str, str], VMState], loaded: Any,
+                         namespace: str) -> dict[tuple[str, str], VMState]:
+    """``states`` with the node-level requests and limits of each VM's launcher Pod, where it renders."""
+    from ..gitops.node_resources import of_pod
+    from ..render import VMRenderer, render_each
+    from .launcher import launcher_renderer
+
+    out = dict(states)
+    renderer = cast(VMRenderer, launcher_renderer(loaded, None))  # a PodRenderer is one
+    for item in render_each(loaded.documents, loaded.catalog, Options(namespace, loaded.config), renderer):
+        meta = item.document.data.get("metadata") or {}
+        key = (str(meta.get("namespace") or namespace), str(meta.get("name")))
+        if item.is_vm and item.problem is None and key in out and isinstance(item.rendered, dict):
+            out[key] = replace(out[key], node=of_pod(item.rendered))
+    return out
 
 
 def _drift(documents: Any, catalog: Any, options: Options,
