@@ -180,3 +180,22 @@ def test_used_adds_up_in_the_first_pods_format() -> None:
 def test_quotas_the_api_server_would_not_store(spec: dict[str, Any], message: str) -> None:
     with pytest.raises(QuotaError, match=re.escape(message)):
         resource_quota({"metadata": {"name": "q"}, "spec": spec}, "default")
+
+
+@pytest.mark.parametrize(("overhead", "fixed", "result", "refusal"), [
+    (None, {"memory": "120Mi", "cpu": "250m"}, {"memory": "120Mi", "cpu": "250m"}, ""),
+    ({"memory": "125829120"}, {"memory": "120Mi"}, {"memory": "120Mi"}, ""),  # the same quantity
+    ({"memory": "1Gi"}, {"memory": "120Mi"}, {"memory": "1Gi"},
+     "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"),
+    (None, None, None, ""),
+    ({"memory": "1Gi"}, None, {"memory": "1Gi"},
+     "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"),
+])
+def test_runtime_class_admission_sets_the_overhead(overhead: Any, fixed: Any, result: Any, refusal: str) -> None:
+    from kubectl_instancetype.quota.runtimeclass import admitted
+
+    subject = pod(container("compute", {"memory": "1Gi"}), runtimeClassName="kata",
+                  **({"overhead": overhead} if overhead else {}))
+    runtime_class = {"kind": "RuntimeClass", "handler": "kata", **({"overhead": {"podFixed": fixed}} if fixed else {})}
+    out, said = admitted(subject, runtime_class)
+    assert (out["spec"].get("overhead"), said) == (result, refusal)

@@ -38,6 +38,7 @@ class Launcher:
     error: str = ""
     started: bool = True
     kind: str = "VirtualMachine"
+    refused: str = ""  # an admission plugin before quota refuses the Pod (RuntimeClass): the API server's words
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,9 @@ def _namespace(name: str, launchers: list[Launcher], quotas: list[PlacedQuota], 
         wants, caps = pod_requests(launcher.pod), pod_limits(launcher.pod)
         if not (launcher.started or all_vms):
             rows.append(Row(launcher, STOPPED, wants, caps))
+            continue
+        if launcher.refused:
+            rows.append(Row(launcher, REFUSED, wants, caps, launcher.refused))
             continue
         verdict, ledger = ledger.admit(launcher.pod)
         if not verdict.admitted:

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import InputError, Notice, ToolError
-from ..records import dataclass, field
+from ..quota.runtimeclass import admitted
+from ..records import dataclass, field, replace
 from ..render import Item
 from .model import Launcher, PlacedQuota, starts
 
@@ -19,6 +20,7 @@ POD = "Pod"
 VIRTUAL_MACHINE = "VirtualMachine"
 RESOURCE_QUOTA = "ResourceQuota"
 LIMIT_RANGE = "LimitRange"
+RUNTIME_CLASS = "RuntimeClass"
 
 
 @dataclass(frozen=True)
@@ -56,15 +58,19 @@ def _launchers(item: Item, namespace: str) -> list[Launcher]:
 
 
 def counted(items: Iterable[Item], namespace: str) -> Counted:
-    """The launchers, quotas and notices of ``items`` (a render whose VMs are rendered to their Pods)."""
+    """The launchers, quotas and notices of ``items`` (a render whose VMs are rendered to their Pods); each
+    Pod as RuntimeClass admission leaves it (the overhead of the RuntimeClass it names, when the files hold
+    it)."""
     from ..quota.admission import QuotaError, resource_quota
 
     launchers: list[Launcher] = []
     quotas: list[PlacedQuota] = []
+    classes: dict[str, Mapping[str, Any]] = {}
     problems: list[ToolError] = []
     notices: list[Notice] = []
     for item in items:
         data = item.document.data
+        name = (data.get("metadata") or {}).get("name")
         if item.is_vm or _core(data, POD):
             launchers.extend(_launchers(item, namespace))
             if item.problem is not None:
@@ -73,10 +79,28 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
             try:
                 quotas.append(PlacedQuota(resource_quota(data, namespace), item.document.location))
             except QuotaError as exc:
-                name = (data.get("metadata") or {}).get("name")
                 problems.append(InputError(f"ResourceQuota {name}: {exc}", item.document.location))
         elif _core(data, LIMIT_RANGE):
-            name = (data.get("metadata") or {}).get("name")
             notices.append(Notice(f"LimitRange {name}: its defaults are not applied to the Pods (the report counts "
                                   "the Pods as rendered)", item.document.location))
-    return Counted(tuple(launchers), tuple(quotas), tuple(problems), tuple(notices))
+        elif data.get("kind") == RUNTIME_CLASS and data.get("apiVersion") == "node.k8s.io/v1":
+            classes[str(name)] = data
+    placed = [_runtime_class(launcher, classes, notices) for launcher in launchers]
+    return Counted(tuple(placed), tuple(quotas), tuple(problems), tuple(notices))
+
+
+def _runtime_class(launcher: Launcher, classes: Mapping[str, Mapping[str, Any]], notices: list[Notice]) -> Launcher:
+    """``launcher`` with its Pod through RuntimeClass admission (which may refuse it)."""
+    if launcher.pod is None:
+        return launcher
+    wanted = (launcher.pod.get("spec") or {}).get("runtimeClassName")
+    if not wanted:
+        return launcher
+    found = classes.get(str(wanted))
+    if found is None:
+        said = f"RuntimeClass {wanted!r} is not in the files: the overhead it may set is not counted"
+        if not any(n.message == said for n in notices):
+            notices.append(Notice(said, launcher.location))
+        return launcher
+    pod, refusal = admitted(launcher.pod, found)
+    return replace(launcher, refused=refusal) if refusal else replace(launcher, pod=pod)

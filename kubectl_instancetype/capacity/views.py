@@ -35,7 +35,7 @@ def _pairs(values: Mapping[str, Quantity]) -> str:
 
 def _status(row: Row) -> str:
     if row.status == REFUSED:
-        return f"refused ({row.quota})"
+        return f"refused ({row.quota})" if row.quota else "refused"
     if row.status == STOPPED:
         return "stopped: not counted"
     if row.status == FAILED:
@@ -85,8 +85,12 @@ def text(report: Report) -> str:
 
 def summary(report: Report) -> str:
     """The closing line: how many VMs, admitted, refused, stopped, and what counted."""
-    counts = (f"{len(report.rows())} VirtualMachines: {report.count(ADMITTED)} admitted, {report.count(REFUSED)} "
-              f"refused by quota, {report.count(STOPPED)} stopped, {report.count(FAILED)} without a Pod")
+    pods = sum(row.launcher.kind == "Pod" for row in report.rows())
+    vms = len(report.rows()) - pods
+    what = f"{vms} VirtualMachine{'s' if vms != 1 else ''}" + (f" and {pods} Pod{'s' if pods != 1 else ''}"
+                                                                 if pods else "")
+    counts = (f"{what}: {report.count(ADMITTED)} admitted, {report.count(REFUSED)} refused, "
+              f"{report.count(STOPPED)} stopped, {report.count(FAILED)} without a Pod")
     return f"{counts} ({COUNTED})"
 
 
