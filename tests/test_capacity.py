@@ -91,3 +91,8 @@ def test_json_view_follows_the_shipped_schema() -> None:
     schema = json.loads((Path(views.__file__).parent / "capacity-report.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(json.loads(views.as_json(report(LAUNCHERS, [QUOTA]))), schema)
+
+
+def test_text_escapes_control_characters() -> None:
+    out = views.text(report([launcher("web\x1b[31m\nx", pod("1Gi"), namespace="ns\x07")], []))
+    assert "\x1b" not in out and "\x07" not in out and "web\\x1b[31m\\nx" in out

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import one_line
 from ..quantity import Quantity
 from .model import ADMITTED, FAILED, REFUSED, STOPPED, NamespaceReport, Report, Row, devices, hugepages
 
@@ -51,6 +52,9 @@ def cells(name: str, requests: Mapping[str, Quantity], limits: Mapping[str, Quan
 
 
 def _layout(rows: Sequence[list[str]], indent: str = "") -> list[str]:
+    """kubectl's table layout; every cell on one line, its control characters escaped (a name is no terminal
+    escape)."""
+    rows = [[one_line(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return [(indent + "   ".join([c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]])).rstrip()
             for r in rows]
@@ -61,7 +65,8 @@ def _quota_lines(ns: NamespaceReport) -> list[str]:
     for use in ns.quotas:
         quota = use.placed.quota
         scopes = ",".join(str(s.get("scopeName")) for s in quota.selectors)
-        out.append(f"ResourceQuota {quota.name} ({use.placed.location}){f' scopes: {scopes}' if scopes else ''}")
+        scoped = f" scopes: {scopes}" if scopes else ""
+        out.append(one_line(f"ResourceQuota {quota.name} ({use.placed.location}){scoped}"))
         left = use.remaining()
         rows = [["RESOURCE", "USED", "HARD", "LEFT"]]
         rows += [[name, str(use.used[name]), str(quota.hard[name]), str(left[name])] for name in sorted(quota.hard)]
@@ -73,7 +78,7 @@ def text(report: Report) -> str:
     """Per namespace: one row per VM and the total of the admitted ones, then each quota's use and headroom."""
     out: list[str] = []
     for ns in report.namespaces:
-        out.append(f"Namespace {ns.namespace}")
+        out.append(one_line(f"Namespace {ns.namespace}"))
         rows = [HEADERS, *(cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows)]
         rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
         out.extend(_layout(rows, "  ") if ns.rows else ["  no VirtualMachine"])
