@@ -258,6 +258,19 @@ FACTS: tuple[Fact, ...] = (
     Fact("amd64_ovmf_in_edk2", {(1, 9): 0},
          "pkg/virt-config/virt-config.go DefaultARCHOVMFPath: /usr/share/edk2/ovmf (before: /usr/share/OVMF), "
          "the launcher's --ovmf-path"),
+    Fact("qemu_overhead_50mi", {(1, 10): 0},
+         "pkg/hypervisor/kvm/hypervisorbackend.go QemuOverhead 50Mi (v1.9.0: 30Mi): the memory overhead 20Mi higher"),
+    Fact("launcher_flags_in_args", {(1, 10): 0},
+         "pkg/virt-controller/services/template.go: virt-launcher-monitor's flags (and the container-disk cp's) in "
+         "the container's args; before, appended to its command"),
+    Fact("launcher_libvirt_hooks_flag", {(1, 9): 0, (1, 10): None},
+         "template.go (v1.9.0): --libvirt-hook-server-and-client with the LibvirtHooksServerAndClient gate"),
+    Fact("hugepages_dirs_both_hugepages_medium", {(1, 10): 0},
+         "rendervolumes.go withHugepages: the hugetblfs-dir emptyDir has medium HugePages too (before: plain)"),
+    Fact("image_volume_skip_digest_annotation", {(1, 10): 0},
+         "kubevirt.io/image-volume-skip-digest-resolution: no digest init containers, no launcher image volume"),
+    Fact("virtiofs_follows_pull_policy", {(1, 10): 0},
+         "virtiofs.go: virtiofsd's imagePullPolicy is the CR's (before: IfNotPresent)"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

@@ -164,7 +164,8 @@ def image_volume_init(vmi: Spec, cfg: ClusterConfig, name: str, image: Any, pull
 
 
 def image_volume_inits(vmi: Spec, cfg: ClusterConfig) -> list[Spec]:
-    if traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true":
+    skip = traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
+    if skip and cfg.release.image_volume_skip_digest_annotation:
         return []
     out = []
     for vol in traits.volumes(vmi):
@@ -197,3 +198,159 @@ def sidecar_resources(vmi: Spec, cfg: ClusterConfig) -> Spec:
             if q is not None:
                 limits[res] = q
     return _json({"limits": limits, "requests": requests})
+
+
+LIBVIRT_STARTUP_DELAY = 10
+
+
+def probes(vmi: Spec) -> Spec:
+    """``WithReadinessProbe``/``WithLivelinessProbe``: the VMI's probes with KubeVirt's defaults, an exec or
+    guest-agent ping wrapped in ``virt-probe`` (one second more to answer), 10 s later for libvirt to start."""
+    out: Spec = {}
+    spec = traits.spec_of(vmi)
+    meta = vmi.get("metadata") or {}
+    domain = f"{meta.get('namespace') or ''}_{meta.get('name') or ''}"
+    for key, field_name in (("livenessProbe", "livenessProbe"), ("readinessProbe", "readinessProbe")):
+        probe = spec.get(key)
+        if isinstance(probe, dict):
+            out[field_name] = _probe(probe, domain)
+    return out
+
+
+def _probe(probe: Spec, domain: str) -> Spec:
+    timeout = probe.get("timeoutSeconds") if isinstance(probe.get("timeoutSeconds"), int) else 0
+    period = probe.get("periodSeconds") if isinstance(probe.get("periodSeconds"), int) else 0
+    success = probe.get("successThreshold") if isinstance(probe.get("successThreshold"), int) else 0
+    failure = probe.get("failureThreshold") if isinstance(probe.get("failureThreshold"), int) else 0
+    delay = probe.get("initialDelaySeconds") if isinstance(probe.get("initialDelaySeconds"), int) else 0
+    timeout, period = timeout if timeout >= 1 else 1, period if period >= 1 else 10
+    success, failure = success if success >= 1 else 1, failure if failure >= 1 else 3
+    out: Spec = {}
+    for key in ("exec", "httpGet", "tcpSocket"):
+        if isinstance(probe.get(key), dict):
+            out[key] = dict(probe[key])
+    if probe.get("guestAgentPing") is not None:
+        out["exec"] = {"command": ["virt-probe", "--domainName", domain, "--timeoutSeconds", str(timeout),
+                                   "--guestAgentPing"]}
+        timeout += 1
+    elif isinstance(out.get("exec"), dict):
+        command = list(out["exec"].get("command") or [])
+        if command and command[0] != "virt-probe":
+            out["exec"] = {**out["exec"], "command": ["virt-probe", "--domainName", domain, "--timeoutSeconds",
+                                                      str(timeout), "--command", command[0], "--", *command[1:]]}
+            timeout += 1
+    delay += LIBVIRT_STARTUP_DELAY
+    out.update(initialDelaySeconds=delay, timeoutSeconds=timeout, periodSeconds=period, successThreshold=success,
+               failureThreshold=failure)
+    return out
+
+
+VIRTIOFS_DIR = "/var/run/kubevirt/virtiofs-containers"
+
+
+def _virtiofs_mount_point(volume: Spec) -> str:
+    name = str(volume.get("name"))
+    if isinstance(volume.get("configMap"), dict):
+        return f"{PRIVATE}/config-map/{name}"
+    if isinstance(volume.get("secret"), dict):
+        return f"{PRIVATE}/secret/{name}"
+    if isinstance(volume.get("serviceAccount"), dict):
+        return "/var/run/secrets/kubernetes.io/serviceaccount/"
+    if isinstance(volume.get("downwardAPI"), dict):
+        return f"{PRIVATE}/downwardapi/{name}"
+    return f"/{name}"
+
+
+def _virtiofs_resources(vmi: Spec, cfg: ClusterConfig) -> Spec:
+    """``virtiofs.ResourcesForVirtioFSContainer``."""
+    dedicated = traits.is_cpu_dedicated(vmi)
+    guaranteed = dedicated or traits.wants_guaranteed_qos(vmi)
+    requests = {"cpu": _support(cfg, "virtiofs", "requests", "cpu", "10m")}
+    limits = {"memory": _support(cfg, "virtiofs", "limits", "memory", "80M"),
+              "cpu": _support(cfg, "virtiofs", "limits", "cpu", "100m")}
+    if dedicated or guaranteed:
+        requests["cpu"] = limits["cpu"]
+    requests["memory"] = limits["memory"] if guaranteed else _support(cfg, "virtiofs", "requests", "memory", "1M")
+    return _json({"limits": limits, "requests": requests})
+
+
+def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]:
+    """``generateVirtioFSContainers``: one virtiofsd per volume a filesystem device shares."""
+    shared = {f.get("name") for f in traits.devices(vmi).get("filesystems") or () if isinstance(f, dict)}
+    out = []
+    for volume in traits.volumes(vmi):
+        if volume.get("name") not in shared or volume.get("containerPath") is not None:
+            continue
+        name, point = str(volume.get("name")), _virtiofs_mount_point(volume)
+        args = [f"--socket-path={VIRTIOFS_DIR}/{name}.sock", f"--shared-dir={point}", "--sandbox=none",
+                "--cache=auto", "--migration-on-error=guest-error", "--migration-mode=find-paths"]
+        if isinstance(volume.get("serviceAccount"), dict):
+            args.append(f"--translate-uid=host:{NON_ROOT_UID}:0:1")
+        mounts = [{"name": "virtiofs-containers", "mountPath": VIRTIOFS_DIR}]
+        if not isinstance(volume.get("serviceAccount"), dict):
+            mounts.append({"name": name, "mountPath": point})
+        out.append({
+            "name": f"virtiofs-{name}", "image": image,
+            "imagePullPolicy": settings.image_pull_policy(cfg) if cfg.release.virtiofs_follows_pull_policy
+            else "IfNotPresent",
+            "command": ["/usr/libexec/virtiofsd"], "args": args, "volumeMounts": mounts,
+            "resources": _virtiofs_resources(vmi, cfg),
+            "securityContext": {"runAsUser": NON_ROOT_UID, "runAsGroup": NON_ROOT_UID, "runAsNonRoot": True,
+                                "allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
+        })
+    return out
+
+
+CONTAINER_DISKS_DIR = "/var/run/kubevirt-ephemeral-disks/container-disk-data"  # virt-controller sets it so
+
+
+def _container_disk(vmi: Spec, cfg: ClusterConfig, name: str, source: Spec, mounted: str, init: bool) -> Spec:
+    """``containerdisk.generateContainerFromVolume``: a container that serves (or, as an init container,
+    pulls) a container disk from its image, without ImageVolume."""
+    uid = str((vmi.get("metadata") or {}).get("uid") or "")
+    directory = f"{CONTAINER_DISKS_DIR}/{uid}" if uid else CONTAINER_DISKS_DIR
+    out: Spec = {"name": f"volume{name}-init" if init else f"volume{name}"}
+    if source.get("image"):
+        out["image"] = source["image"]
+    if source.get("imagePullPolicy"):
+        out["imagePullPolicy"] = source["imagePullPolicy"]
+    out.update({
+        "command": ["/usr/bin/container-disk"],
+        "args": ["--no-op"] if init else ["--copy-path", f"{directory}/{mounted}"],
+        "volumeMounts": [{"name": "container-disks", "mountPath": directory},
+                         {"name": "virt-bin-share-dir", "mountPath": "/usr/bin"}],
+        "resources": disk_init_resources(vmi, cfg),
+        "securityContext": {"runAsUser": NON_ROOT_UID, "runAsNonRoot": True, "allowPrivilegeEscalation": False,
+                            "capabilities": {"drop": ["ALL"]}},
+    })
+    return out
+
+
+def container_disk_containers(vmi: Spec, cfg: ClusterConfig, init: bool) -> list[Spec]:
+    """``GenerateContainers``/``GenerateInitContainers`` and the kernel-boot ones (``pkg/container-disk``)."""
+    out = []
+    for index, vol in enumerate(traits.spec_of(vmi).get("volumes") or ()):
+        if isinstance(vol, dict) and vol.get("name") != "kernel-boot-volume" and isinstance(vol.get("containerDisk"),
+                                                                                           dict):
+            out.append(_container_disk(vmi, cfg, str(vol.get("name")), vol["containerDisk"], f"disk_{index}", init))
+    kernel = traits.kernel_boot_container(vmi)
+    if kernel is not None:
+        out.append(_container_disk(vmi, cfg, "kernel-boot-volume", kernel, "kernel-boot", init))
+    return out
+
+
+def copy_binary_init(vmi: Spec, cfg: ClusterConfig, image: str, user: int) -> Spec:
+    """The ``container-disk-binary`` init container: copies container-disk into the shared bin directory."""
+    dedicated = traits.is_cpu_dedicated(vmi) or traits.wants_guaranteed_qos(vmi)
+    limits = {"cpu": _support(cfg, "container-disk", "limits", "cpu", "10m" if dedicated else "100m"),
+              "memory": _support(cfg, "container-disk", "limits", "memory", "40M")}
+    requests = dict(limits) if dedicated else {
+        "cpu": _support(cfg, "container-disk", "requests", "cpu", "10m"),
+        "memory": _support(cfg, "container-disk", "requests", "memory", "1M")}
+    command = ["/usr/bin/cp", "--preserve=all", "/usr/bin/container-disk", "/init/usr/bin/container-disk"]
+    split = cfg.release.launcher_flags_in_args
+    return container("container-disk-binary", image, settings.image_pull_policy(cfg), user,
+                     capabilities={"drop": ["ALL"]}, command=command[:1] if split else command,
+                     args=command[1:] if split else None,
+                     resources=_json({"limits": limits, "requests": requests}),
+                     mounts=[{"name": "virt-bin-share-dir", "mountPath": "/init/usr/bin"}])

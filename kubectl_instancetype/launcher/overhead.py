@@ -45,7 +45,7 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
     plus("virt-launcher", must("100Mi"))
     plus("virtlogd", must("25Mi"))
     plus("virtqemud", must("40Mi"))
-    plus("qemu", must("50Mi"))
+    plus("qemu", must("50Mi" if cfg.release.qemu_overhead_50mi else "30Mi"))
     vcpus = _vcpus(vmi)
     plus(f"vCPUs ({vcpus} × 8Mi)", Quantity(8 * 1024 * 1024 * vcpus, 0, "BinarySI"))
     plus("IOThread and other QEMU overhead", must("8Mi"))

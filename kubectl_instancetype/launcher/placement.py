@@ -65,20 +65,29 @@ def tsc_frequency_required(vmi: Spec) -> int | None:
     """``topology.IsManualTSCFrequencyRequired``: the hint's frequency when the VMI needs a fixed TSC."""
     hints = (vmi.get("status") or {}).get("topologyHints") or {}
     frequency = hints.get("tscFrequency")
-    if not isinstance(frequency, int) or not needs_tsc(vmi):
+    if not isinstance(frequency, int) or frequency <= 0 or not needs_tsc(vmi):
         return None
     return frequency
 
 
 def needs_tsc(vmi: Spec) -> bool:
-    """``topology.IsTscFrequencyRequired`` (invtsc required, or Hyper-V reenlightenment)."""
+    """``GetTscFrequencyRequirement(vmi).Type != NotRequired``: an invtsc feature required (or forced), or
+    Hyper-V reenlightenment explicitly enabled (``pkg/virt-controller/watch/topology/tsc.go``)."""
     cpu = traits.cpu(vmi) or {}
     for feature in cpu.get("features") or ():
-        if isinstance(feature, dict) and feature.get("name") == "invtsc" and feature.get("policy") == "require":
+        if isinstance(feature, dict) and feature.get("name") == "invtsc" and feature.get("policy") in ("require",
+                                                                                                         "force"):
             return True
     hyperv = (traits.domain(vmi).get("features") or {}).get("hyperv") or {}
     reenlightenment = hyperv.get("reenlightenment")
-    return isinstance(reenlightenment, dict) and reenlightenment.get("enabled") is not False
+    return isinstance(reenlightenment, dict) and reenlightenment.get("enabled") is True
+
+
+def requires_tsc_for_boot(vmi: Spec) -> bool:
+    """An invtsc feature required or forced (``RequiredForBoot``)."""
+    cpu = traits.cpu(vmi) or {}
+    return any(isinstance(f, dict) and f.get("name") == "invtsc" and f.get("policy") in ("require", "force")
+               for f in cpu.get("features") or ())
 
 
 def _hyperv(features: Spec) -> dict[str, str]:

@@ -70,7 +70,11 @@ def _launcher_args(vmi: Spec, cfg: ClusterConfig, hooks: int, non_root: bool, se
     ]
     if non_root:
         args.append("--run-as-nonroot")
-    for gate, flag in (("ImageVolume", "--image-volume"),
+    if settings.gate(cfg, "ImageVolume"):
+        args.append("--image-volume")
+    if cfg.release.launcher_libvirt_hooks_flag and settings.gate(cfg, "LibvirtHooksServerAndClient"):
+        args.append("--libvirt-hook-server-and-client")
+    for gate, flag in (
                        ("PodSecondaryInterfaceNamingUpgrade", "--upgrade-ordinal-ifaces"),
                        ("VGPULiveMigration", "--vgpu-dedicated-hook"), ("VMStatsCollector", "--vm-stats-collector"),
                        ("FirmwareAutoSelection", "--firmware-auto-selection")):
@@ -105,14 +109,24 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
     network_info = any(i.get("sriov") is not None or _device_info(i, bindings) for i in traits.interfaces(vmi))
     rendered = render_volumes(vmi, cluster, VolumeOptions(
         image_volumes=image_volumes, launcher_image=image, pull_policy=pull_policy, sidecars=len(hooks),
-        plugins=settings.gate(cfg, "Plugins"), network_info=network_info, backend_pvc=backend_pvc))
+        plugins=settings.gate(cfg, "Plugins"), network_info=network_info, backend_pvc=backend_pvc,
+        hugepages_medium=cfg.release.hugepages_dirs_both_hugepages_medium,
+        skip_digest_annotation=cfg.release.image_volume_skip_digest_annotation))
     env, verbosity = containers.launcher_env(vmi, cfg)
+    command, args = ["/usr/bin/virt-launcher-monitor"], _launcher_args(vmi, cfg, len(hooks), non_root, seed)
+    if not cfg.release.launcher_flags_in_args:
+        command, args = command + args, []
     compute = containers.container(
         "compute", image, pull_policy, user, capabilities=containers.capabilities_for(vmi, non_root),
-        command=["/usr/bin/virt-launcher-monitor"], args=_launcher_args(vmi, cfg, len(hooks), non_root, seed),
+        command=command, args=args,
         resources=requirements.to_json(), mounts=list(rendered.mounts), devices=list(rendered.devices),
-        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env)
+        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env, probes=containers.probes(vmi))
     pod_containers = [compute]
+    kernel = traits.kernel_boot_container(vmi)
+    disks = any(isinstance(v.get("containerDisk"), dict) for v in traits.volumes(vmi)) or kernel is not None
+    if not image_volumes:
+        pod_containers += containers.container_disk_containers(vmi, cfg, init=False)
+    pod_containers += containers.virtiofs_containers(vmi, cfg, image)
     pod_containers += [h.render(vmi, cfg, index, user) for index, h in enumerate(hooks)]
     annotations = metadata.annotations(vmi, cfg)
     if settings.gate(cfg, "VmiMemoryOverheadReport"):
@@ -121,7 +135,10 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
     console = containers.console_log(vmi, cfg, image, verbosity)
     if console is not None:
         init.append(console)
-    if image_volumes:
+    if not image_volumes and disks:
+        init.append(containers.copy_binary_init(vmi, cfg, image, user))
+        init += containers.container_disk_containers(vmi, cfg, init=True)
+    elif image_volumes:
         init += containers.image_volume_inits(vmi, cfg)
     hostname = str(spec.get("hostname") or str(meta.get("name") or "").split(".")[0][:63])
     pod_spec: Spec = {

@@ -10,7 +10,7 @@ from ..api.golang import clone_json
 from ..config import ClusterConfig
 from . import settings
 from .cluster import Cluster
-from .placement import needs_tsc
+from .placement import needs_tsc, requires_tsc_for_boot
 from .volumes import backend_storage_needed
 
 Spec = dict[str, Any]
@@ -22,20 +22,28 @@ class PrerenderError(Exception):
 
 
 def with_topology_hints(vmi: Spec, cfg: ClusterConfig, cluster: Cluster) -> Spec:
-    """``vmi`` with ``status.topologyHints.tscFrequency`` when it needs a fixed TSC frequency: the CR's
-    ``minimumClusterTSCFrequency``, else the lowest frequency the Nodes in the files advertise."""
-    if not needs_tsc(vmi) or ((vmi.get("status") or {}).get("topologyHints") or {}).get("tscFrequency"):
+    """``addTopologyHints``: ``status.topologyHints.tscFrequency`` for an amd64 VMI that needs a TSC frequency:
+    the CR's ``minimumClusterTSCFrequency``, else the lowest one the schedulable Nodes in the files advertise
+    (0 without any: the hint is set and no node label is required)."""
+    amd64 = (vmi.get("spec") or {}).get("architecture") == "amd64"
+    if not amd64 or not needs_tsc(vmi) or (vmi.get("status") or {}).get("topologyHints") is not None:
         return vmi
     frequency = settings.minimum_tsc_frequency(cfg)
+    if frequency is not None and frequency <= 0:
+        if not requires_tsc_for_boot(vmi):
+            return vmi
+        raise PrerenderError("failed to determine the lowest tsc frequency on the cluster: the configured "
+                             f"minimumClusterTSCFrequency must be greater 0, but got {frequency}")
     if frequency is None:
-        found = [int(v) for node in cluster.all("Node")
-                 for k, v in ((node.get("metadata") or {}).get("labels") or {}).items()
-                 if k == TSC_LABEL and str(v).isdigit()]
-        frequency = min(found) if found else None
-    if frequency is None:
-        raise PrerenderError("delaying pod creation until topology hints are set (TSC frequency from the nodes)")
+        found = []
+        for node in cluster.all("Node"):
+            labels = (node.get("metadata") or {}).get("labels") or {}
+            value = str(labels.get(TSC_LABEL, ""))
+            if value.isdigit() and labels.get("kubevirt.io/schedulable") == "true":
+                found.append(int(value))
+        frequency = min(found) if found else 0
     out = clone_json(vmi)
-    out.setdefault("status", {}).setdefault("topologyHints", {})["tscFrequency"] = frequency
+    out.setdefault("status", {})["topologyHints"] = {"tscFrequency": frequency}
     return out
 
 

@@ -32,6 +32,7 @@ KERNEL_BOOT_DIR = "/var/run/kubevirt-kernel-boot"
 KERNEL_BOOT_VOLUME = "kernel-boot-volume"
 LAUNCHER_VOLUME = "launcher-volume"
 HOOK_SOCKETS = "/var/run/kubevirt-hooks"
+SKIP_DIGEST = "kubevirt.io/image-volume-skip-digest-resolution"
 NETWORK_INFO_VOLUME = "network-info-annotation"
 NETWORK_INFO_ANNOTATION = "kubevirt.io/network-info"
 
@@ -52,6 +53,7 @@ class VolumeOptions:
     network_info: bool
     backend_pvc: str
     hugepages_medium: bool = True
+    skip_digest_annotation: bool = True
     container_disk_emptydir: bool = False
 
 
@@ -226,7 +228,7 @@ def _claim(v: _Builder, cluster: Cluster, namespace: str, volume: str, claim_nam
 
 
 def _cloud_init_secrets(v: _Builder, name: str, source: Spec) -> None:
-    for ref, suffix, lower, upper in (("userDataSecretRef", "udata", "userdata", "userData"),
+    for ref, suffix, lower, upper in (("secretRef", "udata", "userdata", "userData"),
                                       ("networkDataSecretRef", "ndata", "networkdata", "networkData")):
         secret = source.get(ref)
         if not isinstance(secret, dict):
@@ -323,7 +325,7 @@ def _image_volumes(v: _Builder, vmi: Spec, opts: VolumeOptions) -> None:
     if kernel is not None:
         v.volumes.append({"name": KERNEL_BOOT_VOLUME, "image": _image(kernel)})
         v.mounts.append(mount(KERNEL_BOOT_VOLUME, KERNEL_BOOT_DIR, read_only=True))
-    skip = traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
+    skip = opts.skip_digest_annotation and traits.annotations(vmi).get(SKIP_DIGEST) == "true"
     if not skip and (any_disk or kernel is not None):
         v.volumes.append({"name": LAUNCHER_VOLUME, "image": {"reference": opts.launcher_image,
                                                              "pullPolicy": opts.pull_policy}})
