@@ -152,10 +152,11 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT, a
 
     node = [(f"{c.namespace}/{c.name}", move) for c in shown for move in node_moves(c)]
     node += [("", move) for move in node_total(changes)]  # "": all VMs
+    gap = any(not move.before or not move.after for _, move in node)
 
     def comment(tabled: int, detailed: int) -> str:
         return template.render(marker=MARKER, base=base, total=len(changes), shown=len(shown), rows=rows[:tabled],
-                               node=node if tabled == len(shown) else [],
+                               node=node if tabled == len(shown) else [], node_gap=gap,
                                rows_left_out=len(shown) - tabled, changes=shown[:detailed],
                                left_out=len(shown) - detailed, cap=f"{cap:,}",
                                again=again or f"kubectl instancetype diff --base {base}")
