@@ -76,6 +76,10 @@ def test_json_view_is_versioned() -> None:
     assert web3["refusal"]["quota"] == "compute" and web3["limits"] == {"devices.kubevirt.io/kvm": "1",
                                                                         "memory": "3Gi"}
     assert out["namespaces"][0]["quotas"][0]["remaining"] == {"limits.memory": "0", "pods": "8"}
+    # a live migration's target Pod is one more launcher Pod: no limits.memory is left for it
+    assert out["namespaces"][0]["vms"][0]["migration"] == {"admitted": False, "message": (
+        "exceeded quota: compute, requested: limits.memory=3Gi, used: limits.memory=6Gi, limited: limits.memory=6Gi")}
+    assert out["namespaces"][1]["vms"][0]["migration"] == {"admitted": True, "message": None}
 
 
 def test_markdown_escapes_every_manifest_string() -> None:

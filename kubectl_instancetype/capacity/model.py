@@ -12,7 +12,7 @@ from ..quantity import Quantity
 from ..quota.admission import Ledger, ResourceQuota
 from ..quota.pods import is_extended, pod_limits, pod_requests
 from ..quota.resources import add_lists, subtract
-from ..records import dataclass
+from ..records import dataclass, replace
 
 ADMITTED, REFUSED, STOPPED, FAILED = "admitted", "refused", "stopped", "failed"
 STARTING = ("Always", "RerunOnFailure", "Once")
@@ -59,6 +59,7 @@ class Row:
     limits: Mapping[str, Quantity]
     reason: str = ""  # the API server's refusal, or KubeVirt's error
     quota: str = ""  # the quota that refuses it
+    migration: str = ""  # an admitted VM: the refusal of a live migration's target Pod once all are admitted
 
     @property
     def counted(self) -> bool:
@@ -134,7 +135,17 @@ def _namespace(name: str, launchers: list[Launcher], quotas: list[PlacedQuota], 
         rows.append(Row(launcher, ADMITTED, wants, caps))
         requests, limits = add_lists(requests, wants), add_lists(limits, caps)
     uses = tuple(QuotaUse(q, used) for q, used in zip(quotas, ledger.used, strict=True))
-    return NamespaceReport(name, tuple(rows), uses, requests, limits)
+    return NamespaceReport(name, tuple(_migrating(row, ledger) for row in rows), uses, requests, limits)
+
+
+def _migrating(row: Row, ledger: Ledger) -> Row:
+    """``row`` with what quota admission answers a live migration's target Pod (a second launcher Pod of the
+    VM, the same resources, in the same namespace) once every VM is admitted: a quota without room for it
+    blocks the VM's migrations, node drains included."""
+    if row.status != ADMITTED or row.launcher.kind == "Pod" or row.launcher.pod is None:
+        return row
+    verdict, _ = ledger.admit(row.launcher.pod)
+    return row if verdict.admitted else replace(row, migration=verdict.reason)
 
 
 def hugepages(values: Mapping[str, Quantity]) -> dict[str, Quantity]:

@@ -21,6 +21,7 @@ KIND = "CapacityReport"
 COUNTED = ("only the launcher Pods of the VirtualMachines in the files count, created in file order; the quotas' "
            "current use in a cluster is not known offline and other Pods, PVCs and objects are not counted")
 NONE = "-"
+MIGRATION = "no room for a live migration's target Pod"
 HEADERS = ["VM", "CPU REQ", "CPU LIM", "MEMORY REQ", "MEMORY LIM", "HUGEPAGES", "DEVICES", "EPHEMERAL", "QUOTA"]
 KUBEVIRT_DEVICES = "devices.kubevirt.io/"  # /dev/kvm, tun, vhost-net: shown by their short names in the tables
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~#!])")
@@ -82,6 +83,7 @@ def text(report: Report) -> str:
         rows = [HEADERS, *(cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows)]
         rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
         out.extend(_layout(rows, "  ") if ns.rows else ["  no VirtualMachine"])
+        out.extend(one_line(f"  {r.launcher.name}: {MIGRATION}: {r.migration}") for r in ns.rows if r.migration)
         out.extend(_quota_lines(ns))
         out.append("")
     out.append(summary(report))
@@ -108,7 +110,9 @@ def _row_json(row: Row) -> dict[str, Any]:
     return {"kind": launcher.kind, "name": launcher.name, "source": str(launcher.location), "status": row.status,
             "requests": _list(row.requests), "limits": _list(row.limits),
             "refusal": {"quota": row.quota, "message": row.reason} if row.status == REFUSED else None,
-            "error": row.reason if row.status == FAILED else None}
+            "error": row.reason if row.status == FAILED else None,
+            "migration": ({"admitted": not row.migration, "message": row.migration or None}
+                          if row.status == ADMITTED and launcher.kind != "Pod" else None)}
 
 
 def as_json(report: Report) -> str:
@@ -145,9 +149,10 @@ def markdown(report: Report) -> str:
             out += [f"ResourceQuota {markdown_text(quota.name)}:", ""]
             out += _md_table(["RESOURCE", "USED", "HARD", "LEFT"],
                              [[n, str(use.used[n]), str(quota.hard[n]), str(left[n])] for n in sorted(quota.hard)])
-        refused = [r for r in ns.rows if r.status == REFUSED]
-        out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(r.reason)}" for r in refused]
-        out += [""] if refused else []
+        said = [(r, r.reason) for r in ns.rows if r.status == REFUSED]
+        said += [(r, f"{MIGRATION}: {r.migration}") for r in ns.rows if r.migration]
+        out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(text)}" for r, text in said]
+        out += [""] if said else []
     return "\n".join(out).rstrip("\n") + "\n"
 
 
