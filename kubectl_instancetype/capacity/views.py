@@ -41,7 +41,7 @@ def _status(row: Row) -> str:
     if row.status == STOPPED:
         return "stopped: not counted"
     if row.status == FAILED:
-        return "no Pod: KubeVirt refuses it"
+        return "no Pod (KubeVirt's error)"
     return ADMITTED
 
 
