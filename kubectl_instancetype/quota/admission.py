@@ -73,7 +73,6 @@ class Verdict:
 
     reason: str = ""
     quota: str = ""
-    usage: Mapping[str, Quantity] | None = None  # the Pod's usage, when it could be measured
 
     @property
     def admitted(self) -> bool:
@@ -110,7 +109,7 @@ class Ledger:
         measured = usage(pod)
         negative = sorted(name for name, value in measured.items() if value.sign() < 0)
         if negative:
-            return Verdict(f"quota usage is negative for resource(s): {','.join(negative)}", usage=measured), self
+            return Verdict(f"quota usage is negative for resource(s): {','.join(negative)}"), self
         delta = remove_zeros(measured)
         used = list(self.used)
         for index in interesting if delta else ():
@@ -121,6 +120,6 @@ class Ledger:
             if over:
                 reason = (f"exceeded quota: {quota.name}, requested: {pretty(mask(requested, over))}, "
                           f"used: {pretty(mask(used[index], over))}, limited: {pretty(mask(quota.hard, over))}")
-                return Verdict(reason, quota.name, measured), self
+                return Verdict(reason, quota.name), self
             used[index] = grown
-        return Verdict(usage=measured), Ledger(self.quotas, tuple(used))
+        return Verdict(), Ledger(self.quotas, tuple(used))
