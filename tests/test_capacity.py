@@ -86,7 +86,7 @@ def test_markdown_escapes_every_manifest_string() -> None:
     hostile = launcher("a|b`<img src=x>_*", pod("1Gi"), namespace="ns|x")
     out = views.markdown(report([hostile], []))
     assert "a\\|b\\`\\<img src=x\\>\\_\\*" in out and "#### Namespace ns\\|x" in out
-    assert not re.search(r"(?<!\\)[<`]", out.replace("### ", ""))
+    assert not re.search(r"(?<!\\)[<`]", out.removeprefix(views.MARKER))
 
 
 def test_json_view_follows_the_shipped_schema() -> None:
@@ -100,3 +100,13 @@ def test_json_view_follows_the_shipped_schema() -> None:
 def test_text_escapes_control_characters() -> None:
     out = views.text(report([launcher("web\x1b[31m\nx", pod("1Gi"), namespace="ns\x07")], []))
     assert "\x1b" not in out and "\x07" not in out and "web\\x1b[31m\\nx" in out
+
+
+def test_markdown_stays_within_the_comment_cap() -> None:
+    many = [launcher(f"web-{i}", pod("2262Mi", "3Gi")) for i in range(2000)]
+    made = report(many, [QUOTA])
+    whole = views.markdown(made, cap=10**9)
+    assert whole.startswith(views.MARKER + "\n") and "| web-1999 |" in whole and len(whole) > views.COMMENT_LIMIT
+    short = views.markdown(made)
+    assert len(short) <= views.COMMENT_LIMIT and "| web-1999 |" not in short and "| TOTAL (admitted) |" in short
+    assert "left out to keep this comment within GitHub's limit" in short

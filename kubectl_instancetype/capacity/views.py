@@ -136,12 +136,30 @@ def markdown_text(value: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(value.splitlines()))
 
 
-def markdown(report: Report) -> str:
-    """A pull-request comment: per namespace a table of the VMs and one of each quota, then the refusals."""
-    out = ["### kubectl instancetype capacity", "", f"{markdown_text(summary(report))}.", ""]
+MARKER = "<!-- kubectl-instancetype capacity -->"
+COMMENT_LIMIT = 65_536  # GitHub refuses a pull-request comment longer than this
+
+
+def markdown(report: Report, cap: int = COMMENT_LIMIT) -> str:
+    """A pull-request comment of at most ``cap`` characters: a hidden marker (to find the comment again), per
+    namespace a table of the VMs and one of each quota, then the refusals. When that is too long, the VM rows
+    and then the refusals are left out with a note (the totals and quotas stay)."""
+    for detail in (2, 1, 0):
+        text = _markdown(report, detail)
+        if len(text) <= cap:
+            return text
+    return text[:cap]  # not even the totals fit: cut, as a comment cannot be longer
+
+
+def _markdown(report: Report, detail: int) -> str:
+    """The comment with its VM rows (``detail`` 2), only the refusals (1), or only totals and quotas (0)."""
+    out = [MARKER, "### kubectl instancetype capacity", "", f"{markdown_text(summary(report))}.", ""]
+    if detail < 2:
+        out += ["The VMs' rows are left out to keep this comment within GitHub's limit: `-o json` or the table "
+                "has them all.", ""]
     for ns in report.namespaces:
         out += [f"#### Namespace {markdown_text(ns.namespace)}", ""]
-        rows = [cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows]
+        rows = [cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows] if detail == 2 else []
         rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
         out += _md_table(HEADERS, rows)
         for use in ns.quotas:
@@ -151,8 +169,8 @@ def markdown(report: Report) -> str:
                              [[n, str(use.used[n]), str(quota.hard[n]), str(left[n])] for n in sorted(quota.hard)])
         said = [(r, r.reason) for r in ns.rows if r.status == REFUSED]
         said += [(r, f"{MIGRATION}: {r.migration}") for r in ns.rows if r.migration]
-        out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(text)}" for r, text in said]
-        out += [""] if said else []
+        out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(text)}" for r, text in said] if detail else []
+        out += [""] if said and detail else []
     return "\n".join(out).rstrip("\n") + "\n"
 
 
