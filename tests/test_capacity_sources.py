@@ -1,0 +1,97 @@
+"""What the capacity report takes from a render (capacity.sources): VMs with their Pods, a pool's replicas, the
+Pods and ResourceQuotas of the files, RuntimeClass admission, and the notices for what it does not apply."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubectl_instancetype.capacity.sources import counted
+from kubectl_instancetype.errors import KubeVirtError
+from kubectl_instancetype.render import Item
+from kubectl_instancetype.yamlio import load_stream
+
+STREAM = """\
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: compute, namespace: ns}
+spec: {hard: {pods: "2"}}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults, namespace: ns}
+spec: {limits: [{type: Container, default: {memory: 1Gi}}]}
+---
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: web, namespace: ns}
+spec: {runStrategy: Halted, template: {spec: {}}}
+---
+apiVersion: pool.kubevirt.io/v1alpha1
+kind: VirtualMachinePool
+metadata: {name: workers, namespace: ns}
+spec: {replicas: 2, virtualMachineTemplate: {spec: {running: true, template: {spec: {}}}}}
+---
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: broken}
+spec: {runStrategy: Always, template: {spec: {}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {generateName: job-, namespace: ns}
+spec: {runtimeClassName: kata, containers: [{name: c, resources: {requests: {memory: 1Gi}}}]}
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: kata}
+handler: kata
+overhead: {podFixed: {memory: 160Mi}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: bad, namespace: ns}
+spec: {hard: {pods: many}}
+"""
+LAUNCHER = {"apiVersion": "v1", "kind": "Pod", "spec": {"containers": [{"name": "compute"}]}}
+
+
+def items() -> list[Item]:
+    out = []
+    for doc in load_stream(STREAM, "all.yaml"):
+        kind = doc.data["kind"]
+        if kind == "VirtualMachine" and doc.data["metadata"]["name"] == "broken":
+            out.append(Item(doc, None, True, KubeVirtError("VirtualMachine default/broken: failed to render launch "
+                                                           "manifest: didn't find PVC data")))
+        elif kind in ("VirtualMachine", "VirtualMachinePool"):
+            out.append(Item(doc, LAUNCHER, True))
+        else:
+            out.append(Item(doc, doc.data, False))
+    return out
+
+
+def test_what_is_counted() -> None:
+    found = counted(items(), "default")
+    summary: list[tuple[Any, ...]] = [(x.kind, x.namespace, x.name, x.started, x.pod is not None, x.error)
+                                      for x in found.launchers]
+    assert summary == [
+        ("VirtualMachine", "ns", "web", False, True, ""),
+        ("VirtualMachinePool", "ns", "workers-0", True, True, ""),
+        ("VirtualMachinePool", "ns", "workers-1", True, True, ""),
+        ("VirtualMachine", "default", "broken", True, False, "failed to render launch manifest: didn't find PVC data"),
+        ("Pod", "ns", "job-", True, True, "")]
+    assert found.launchers[-1].pod is not None
+    assert found.launchers[-1].pod["spec"]["overhead"] == {"memory": "160Mi"}  # RuntimeClass admission
+    assert [(q.quota.name, str(q.location)) for q in found.quotas] == [("compute", "all.yaml:1:1")]
+    assert [p.message for p in found.problems] == [
+        "VirtualMachine default/broken: failed to render launch manifest: didn't find PVC data",
+        "ResourceQuota bad: spec.hard[pods]: quantities must match the regular expression "
+        "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"]
+    assert [n.message for n in found.notices] == [
+        "LimitRange defaults: its defaults are not applied to the Pods (the report counts the Pods as rendered)"]
+
+
+def test_a_runtime_class_not_in_the_files_is_named_once() -> None:
+    kept = [i for i in items() if i.document.data["kind"] != "RuntimeClass"]
+    found = counted(kept + kept[-2:-1], "default")
+    assert [n.message for n in found.notices][1:] == [
+        "RuntimeClass 'kata' is not in the files: the overhead it may set is not counted"]
