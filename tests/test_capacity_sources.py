@@ -1,5 +1,5 @@
 """What the capacity report takes from a render (capacity.sources): VMs with their Pods, a pool's replicas, the
-Pods and ResourceQuotas of the files, RuntimeClass admission, and the notices for what it does not apply."""
+Pods and ResourceQuotas of the files, LimitRanger and RuntimeClass admission."""
 
 from __future__ import annotations
 
@@ -86,12 +86,14 @@ def test_what_is_counted() -> None:
         "VirtualMachine default/broken: failed to render launch manifest: didn't find PVC data",
         "ResourceQuota bad: spec.hard[pods]: quantities must match the regular expression "
         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"]
-    assert [n.message for n in found.notices] == [
-        "LimitRange defaults: its defaults are not applied to the Pods (the report counts the Pods as rendered)"]
+    assert found.notices == ()
+    # LimitRanger: the namespace's default memory limit goes to the containers that set none
+    assert [(x.name, x.pod["spec"]["containers"][0]["resources"].get("limits")) for x in found.launchers
+            if x.pod is not None and x.namespace == "ns"][-1] == ("job-", {"memory": "1Gi"})
 
 
 def test_a_runtime_class_not_in_the_files_is_named_once() -> None:
     kept = [i for i in items() if i.document.data["kind"] != "RuntimeClass"]
     found = counted(kept + kept[-2:-1], "default")
-    assert [n.message for n in found.notices][1:] == [
+    assert [n.message for n in found.notices] == [
         "RuntimeClass 'kata' is not in the files: the overhead it may set is not counted"]

@@ -199,3 +199,65 @@ def test_runtime_class_admission_sets_the_overhead(overhead: Any, fixed: Any, re
     runtime_class = {"kind": "RuntimeClass", "handler": "kata", **({"overhead": {"podFixed": fixed}} if fixed else {})}
     out, said = admitted(subject, runtime_class)
     assert (out["spec"].get("overhead"), said) == (result, refusal)
+
+
+def limit_range(*items: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "LimitRange", "metadata": {"name": "lr"}, "spec": {"limits": list(items)}}
+
+
+def resources(subject: dict[str, Any]) -> list[Any]:
+    spec = subject["spec"]
+    return [c.get("resources") for c in (*spec["containers"], *spec.get("initContainers", ()))]
+
+
+@pytest.mark.parametrize(("ranges", "resources_after", "refusal"), [
+    # default limits and requests go to every container that lacks them, init containers included
+    ([limit_range({"type": "Container", "default": {"cpu": "500m"}, "defaultRequest": {"cpu": "100m"}})],
+     [{"requests": {"memory": "1Gi", "cpu": "100m"}, "limits": {"cpu": "500m"}},
+      {"requests": {"cpu": "100m"}, "limits": {"cpu": "500m"}}], ""),
+    # as stored: max is the default limit, the default limit the default request
+    ([limit_range({"type": "Container", "max": {"memory": "2Gi"}})],
+     [{"requests": {"memory": "1Gi"}, "limits": {"memory": "2Gi"}},
+      {"requests": {"memory": "2Gi"}, "limits": {"memory": "2Gi"}}], ""),
+    ([limit_range({"type": "Container", "max": {"memory": "512Mi"}})],
+     [{"requests": {"memory": "1Gi"}, "limits": {"memory": "512Mi"}},
+      {"requests": {"memory": "512Mi"}, "limits": {"memory": "512Mi"}}],
+     "maximum memory usage per Container is 512Mi, but request is 1Gi"),
+    ([limit_range({"type": "Container", "min": {"cpu": "200m"}, "default": {"cpu": "1"}})],
+     [{"requests": {"memory": "1Gi", "cpu": "1"}, "limits": {"cpu": "1"}},
+      {"requests": {"cpu": "1"}, "limits": {"cpu": "1"}}], ""),
+    ([limit_range({"type": "Pod", "max": {"memory": "1Gi"}})],
+     [{"requests": {"memory": "1Gi"}}, {}], "maximum memory usage per Pod is 1Gi.  No limit is specified"),
+    ([limit_range({"type": "Container", "maxLimitRequestRatio": {"memory": "2"}, "default": {"memory": "4Gi"}})],
+     [{"requests": {"memory": "1Gi"}, "limits": {"memory": "4Gi"}},
+      {"requests": {"memory": "4Gi"}, "limits": {"memory": "4Gi"}}],
+     "memory max limit to request ratio per Container is 2, but provided ratio is 4.000000"),
+    # several broken constraints: Go's aggregate in brackets
+    ([limit_range({"type": "Container", "min": {"memory": "2Gi", "cpu": "1"}})],
+     [{"requests": {"memory": "1Gi", "cpu": "1"}}, {"requests": {"memory": "2Gi", "cpu": "1"}}],
+     "minimum memory usage per Container is 2Gi, but request is 1Gi"),
+])
+def test_limit_ranger(ranges: list[Any], resources_after: list[Any], refusal: str) -> None:
+    from kubectl_instancetype.quota.limitranger import admitted
+
+    subject = pod(container("compute", {"memory": "1Gi"}), init=({"name": "init"},))
+    out, said = admitted(subject, ranges)
+    assert (resources(out), said) == (resources_after, refusal)
+
+
+def test_limit_ranger_joins_several_refusals_as_go_does() -> None:
+    from kubectl_instancetype.quota.limitranger import violations
+
+    subject = pod(container("a", {"memory": "1Gi", "cpu": "100m"}))
+    assert violations(subject, limit_range({"type": "Container", "min": {"memory": "2Gi", "cpu": "1"}})) == (
+        "[minimum cpu usage per Container is 1, but request is 100m, "
+        "minimum memory usage per Container is 2Gi, but request is 1Gi]")
+
+
+def test_a_request_above_its_limit_is_invalid() -> None:
+    from kubectl_instancetype.quota.podvalidation import invalid
+
+    assert invalid(pod(container("compute", {"memory": "2316Mi"}, {"memory": "1Gi"}))) == (
+        'spec.containers[0].resources.requests: Invalid value: "2316Mi": must be less than or equal to memory '
+        "limit of 1Gi")
+    assert invalid(pod(container("compute", {"memory": "1Gi"}, {"memory": "1Gi"}))) == ""

@@ -1,8 +1,9 @@
 """What the capacity report counts, taken from a render of the files: each VM with the launcher Pod it
 renders to (or KubeVirt's error), the Pods written in the files as they are, and the ResourceQuotas.
 
-The items come in file order, which is the order the VMs are taken to be created in. A LimitRange is named
-in a notice: its defaults are not applied (LimitRanger's admission runs before quota admission in a cluster).
+The items come in file order, which is the order the VMs are taken to be created in. Each Pod goes through
+the admission plugins that run before quota admission and change what it counts or refuse it: LimitRanger
+(the namespace's LimitRanges' defaults, min and max) and RuntimeClass (the overhead).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import InputError, Notice, ToolError
+from ..quota.limitranger import admitted as limit_ranged
+from ..quota.podvalidation import invalid
 from ..quota.runtimeclass import admitted
 from ..records import dataclass, field, replace
 from ..render import Item
@@ -66,6 +69,7 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
     launchers: list[Launcher] = []
     quotas: list[PlacedQuota] = []
     classes: dict[str, Mapping[str, Any]] = {}
+    ranges: dict[str, list[Mapping[str, Any]]] = {}
     problems: list[ToolError] = []
     notices: list[Notice] = []
     for item in items:
@@ -81,17 +85,26 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
             except QuotaError as exc:
                 problems.append(InputError(f"ResourceQuota {name}: {exc}", item.document.location))
         elif _core(data, LIMIT_RANGE):
-            notices.append(Notice(f"LimitRange {name}: its defaults are not applied to the Pods (the report counts "
-                                  "the Pods as rendered)", item.document.location))
+            ranges.setdefault(str((data.get("metadata") or {}).get("namespace") or namespace), []).append(data)
         elif data.get("kind") == RUNTIME_CLASS and data.get("apiVersion") == "node.k8s.io/v1":
             classes[str(name)] = data
-    placed = [_runtime_class(launcher, classes, notices) for launcher in launchers]
+    placed = [_runtime_class(_limit_ranges(launcher, ranges.get(launcher.namespace, [])), classes, notices)
+              for launcher in launchers]
     return Counted(tuple(placed), tuple(quotas), tuple(problems), tuple(notices))
+
+
+def _limit_ranges(launcher: Launcher, ranges: list[Mapping[str, Any]]) -> Launcher:
+    """``launcher`` with its Pod through LimitRanger admission: the namespace's LimitRanges' defaults, then the
+    Pod's validation (a default limit below a request), then the first LimitRange it breaks refusing it."""
+    if launcher.pod is None or not ranges:
+        return launcher
+    pod, refusal = limit_ranged(launcher.pod, ranges)
+    return replace(launcher, pod=pod, refused=invalid(pod) or refusal)
 
 
 def _runtime_class(launcher: Launcher, classes: Mapping[str, Mapping[str, Any]], notices: list[Notice]) -> Launcher:
     """``launcher`` with its Pod through RuntimeClass admission (which may refuse it)."""
-    if launcher.pod is None:
+    if launcher.pod is None or launcher.refused:
         return launcher
     wanted = (launcher.pod.get("spec") or {}).get("runtimeClassName")
     if not wanted:
