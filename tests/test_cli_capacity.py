@@ -22,10 +22,11 @@ def test_capacity_case(case: str, update_goldens: bool) -> None:
     check_golden(folder, {"stdout": stdout, "stderr": stderr, "exit": f"{status}\n"}, update_goldens)
 
 
-def test_json_golden_follows_the_shipped_schema() -> None:
+@pytest.mark.parametrize("case", [c for c in CASES if "-o json" in (DATA / "cases" / c / "args").read_text()])
+def test_json_goldens_follow_the_shipped_schema(case: str) -> None:
     import jsonschema
 
     from kubectl_instancetype.capacity import views
 
     schema = json.loads((Path(views.__file__).parent / "capacity-report.schema.json").read_text())
-    jsonschema.validate(json.loads((DATA / "cases" / "json" / "stdout").read_text()), schema)
+    jsonschema.validate(json.loads((DATA / "cases" / case / "stdout").read_text()), schema)
