@@ -62,8 +62,7 @@ def _launchers(item: Item, namespace: str) -> list[Launcher]:
 
 def counted(items: Iterable[Item], namespace: str) -> Counted:
     """The launchers, quotas and notices of ``items`` (a render whose VMs are rendered to their Pods); each
-    Pod as RuntimeClass admission leaves it (the overhead of the RuntimeClass it names, when the files hold
-    it)."""
+    Pod as the admission plugins before quota admission leave it (LimitRanger, RuntimeClass), or refused."""
     from ..quota.admission import QuotaError, resource_quota
 
     launchers: list[Launcher] = []
@@ -95,11 +94,13 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
 
 def _limit_ranges(launcher: Launcher, ranges: list[Mapping[str, Any]]) -> Launcher:
     """``launcher`` with its Pod through LimitRanger admission: the namespace's LimitRanges' defaults, then the
-    Pod's validation (a default limit below a request), then the first LimitRange it breaks refusing it."""
-    if launcher.pod is None or not ranges:
+    Pod's validation (a request above its limit: a default limit can cause it), then the first LimitRange it
+    breaks refusing it."""
+    if launcher.pod is None:
         return launcher
-    pod, refusal = limit_ranged(launcher.pod, ranges)
-    return replace(launcher, pod=pod, refused=invalid(pod) or refusal)
+    pod, refusal = limit_ranged(launcher.pod, ranges) if ranges else (dict(launcher.pod), "")
+    refused = invalid(pod) or refusal
+    return replace(launcher, pod=pod, refused=refused) if ranges or refused else launcher
 
 
 def _runtime_class(launcher: Launcher, classes: Mapping[str, Mapping[str, Any]], notices: list[Notice]) -> Launcher:
