@@ -185,6 +185,8 @@ def main() -> int:
                              "and 10,000 VMs in 1,000 files with --jobs 2 against --jobs 1")
     parser.add_argument("--only-restart", action="store_true",
                         help="print issue 31's row alone: a 400-VM pull request, diff --restart-impact against diff")
+    parser.add_argument("--only-pod", action="store_true",
+                        help="print issue 38's row alone: render --pod of 1000 VMs against render --vmi")
     parser.add_argument("--only-fuller", action="store_true",
                         help="print issue 30's row alone: 1000 fuller VMs (cloud-init, two disks, an interface, "
                              "labels and comments) in one file against ruamel's C load + dump")
@@ -198,6 +200,9 @@ def main() -> int:
         rows, notes = [], []
         if args.only_restart:
             rows, notes = targets.restart_rows(exe, args.repeat, VM_TEMPLATE, pick)
+            args.styles = ""
+        elif args.only_pod:
+            rows, notes = targets.pod_rows(exe, args.repeat, VM_TEMPLATE, pick)
             args.styles = ""
         elif args.only_fuller:
             rows = targets.fuller_rows(exe, python, args.repeat, pick, FLOOR)

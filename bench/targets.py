@@ -331,6 +331,52 @@ def perf_rows(exe: Path, python: Path, repeat: int, template: str, pick: object,
         return rows, [cold_start_floor(python, rows[0], work, repeat)]
 
 
+# Issue 38: the cluster objects a launcher Pod's render reads, beside the VMs (one PVC, a quota, a namespace)
+POD_CLUSTER = """\
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard-{team}
+  annotations:
+    storageclass.kubernetes.io/is-default-class: "{default}"
+provisioner: example.com/csi
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata:
+  name: compute
+  namespace: team-{team}
+spec:
+  hard:
+    limits.memory: 512Gi
+---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: team-{team}
+  labels:
+    alpha.kubevirt.io/auto-memory-limits-ratio: "1.5"
+"""
+
+
+def pod_row(exe: Path, work: Path, repeat: int, template: str, pick: object, vms: int = 1000) -> Row:
+    """Issue 38: ``render --pod`` of ``vms`` VMs (with the quotas and namespaces of their teams) against
+    ``render --vmi`` of the same file (target 1.5×)."""
+    path = work / f"pod-{vms}.yaml"
+    one_file(path, vms, 0, template, pick)
+    teams = "---\n".join(POD_CLUSTER.format(team=t, default=str(t == 0).lower()) for t in range(10))
+    path.write_text(path.read_text() + "---\n" + teams)
+    argv = [str(exe), "render", "-f", path.name, "-o", "json"]
+    return Row(f"{vms} VMs in one file: render --pod vs render --vmi", measure([*argv, "--pod"], work, repeat),
+               measure([*argv, "--vmi"], work, repeat), 1.5)
+
+
+def pod_rows(exe: Path, repeat: int, template: str, pick: object) -> tuple[list[Row], list[str]]:
+    """Issue 38's row alone (run.py --only-pod)."""
+    with tempfile.TemporaryDirectory(prefix="kit-bench-pod-") as tmp:
+        return [pod_row(exe, Path(tmp), repeat, template, pick)], []
+
+
 def restart_rows(exe: Path, repeat: int, template: str, pick: object) -> tuple[list[Row], list[str]]:
     """Issue 31's row alone (run.py --only-restart)."""
     with tempfile.TemporaryDirectory(prefix="kit-bench-restart-") as tmp:
@@ -457,6 +503,7 @@ def all_rows(exe: Path, python: Path, sizes: Sequence[int], repeat: int, templat
         rows.append(fuller_row(exe, python, work, repeat, pick, floor))
         rows.append(jobs_row(exe, work, repeat, template, pick))
         rows.append(restart_row(exe, work, repeat, template, pick))
+        rows.append(pod_row(exe, work, repeat, template, pick))
         rows += drift_rows(exe, work, repeat, template, pick)
         notes = [cold_start_floor(python, rows[0], work, repeat)]
         if krew:

@@ -31,11 +31,26 @@ def launcher_image(inputs: Inputs, given: str | None) -> str:
     return default_launcher_image(tag or release, registry or "quay.io/kubevirt")
 
 
-def launcher_renderer(inputs: Inputs, given_image: str | None) -> PodRenderer:
-    """The VM renderer of ``render --pod`` over the cluster objects of ``inputs``."""
+def pod_validator(inputs: Inputs, base: Any, everything: bool, kubevirt_config: str | None) -> PodRenderer:
+    """``validate``'s renderer: ``base``, then whether virt-controller can render the VM's Pod, reported when
+    the inputs decide it (:class:`~kubectl_instancetype.pipeline.launcher_stage.Decidable`)."""
+    from ..pipeline.launcher_stage import Decidable, pod_checker
+
+    cluster = _cluster(inputs)
+    has_cr = kubevirt_config is not None or _kubevirt_cr(inputs) is not None
+    decidable = Decidable.of(cluster, has_cr, inputs.config, everything)
+    return pod_checker(base, cluster, launcher_image(inputs, None), decidable)
+
+
+def _cluster(inputs: Inputs) -> Any:
     objects = [doc.data for doc in inputs.documents]
     objects += [entry.obj for entry in inputs.catalog.entries.values()]
-    return pod_renderer(gather(objects, inputs.catalog.default_namespace), launcher_image(inputs, given_image))
+    return gather(objects, inputs.catalog.default_namespace)
+
+
+def launcher_renderer(inputs: Inputs, given_image: str | None) -> PodRenderer:
+    """The VM renderer of ``render --pod`` over the cluster objects of ``inputs``."""
+    return pod_renderer(_cluster(inputs), launcher_image(inputs, given_image))
 
 
 def is_vm_document(data: Any) -> bool:

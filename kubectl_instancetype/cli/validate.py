@@ -4,6 +4,8 @@ way, check them with this; ``render --check`` also wants the files expanded)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..errors import ToolError
@@ -32,6 +34,12 @@ from .report import finish
 @catalog_options
 @repo_catalog_option
 @click.option("--vmi", is_flag=True, help="Also check the VirtualMachineInstance each VM starts (the VMI webhooks).")
+@click.option("--pod", is_flag=True,
+              help="Also check that virt-controller can render each VM's virt-launcher Pod, reporting every claim, "
+                   "NetworkAttachmentDefinition, network binding or StorageClass it lacks. Without --pod this is "
+                   "checked only for what the inputs can decide: missing claims when they hold PVCs or "
+                   "DataVolumes, missing NetworkAttachmentDefinitions when they hold some, unconfigured network "
+                   "bindings with a KubeVirt CR, a missing StorageClass when they hold StorageClasses.")
 @click.option("--param-sets", "param_sets", metavar="FILE|annotation",
               help="For each VirtualMachineTemplate: process every parameter set of FILE (a YAML or JSON list of "
                    "maps of parameter values), or with `annotation` every combination of the values its "
@@ -41,7 +49,8 @@ from .report import finish
 @junit_option
 @jobs_option
 def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, repo_catalog: bool,
-             vmi: bool, junit_xml: str | None, jobs: int = 1, param_sets: str | None = None) -> None:
+             vmi: bool, junit_xml: str | None, jobs: int = 1, param_sets: str | None = None, pod: bool = False
+             ) -> None:
     """Check that every VirtualMachine resolves its instancetype and preference and that KubeVirt admits it.
 
     The problems go to standard error and decide the exit status; a --output-format other than text is
@@ -67,15 +76,21 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     loaded = load(inputs, catalogs, jobs)
     seen = Seen(list(loaded.problems), inputs.namespace)
     options = Options(namespace=inputs.namespace, config=loaded.config)
+    renderer = vm_renderer(vmi)
+    if pod or _holds_cluster_objects(loaded):
+        from .launcher import pod_validator
+
+        renderer = pod_validator(loaded, renderer or vm_renderer_default(), pod, catalogs.kubevirt_config)
+        jobs = 1
     processes = how_many(jobs, len(loaded.documents))
     if processes > 1:
         from .jobs import render_parallel
 
-        for done in render_parallel(loaded.documents, loaded.catalog, options, vm_renderer(vmi), inputs.namespace,
+        for done in render_parallel(loaded.documents, loaded.catalog, options, renderer, inputs.namespace,
                                     _no_text, processes):
             seen.record(done)
     else:
-        for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, vm_renderer(vmi))):
+        for _item in seen.watch(render_each(loaded.documents, loaded.catalog, options, renderer)):
             pass
     if param_sets is not None:
         seen.problems.extend(_param_sets(param_sets, loaded, inputs))
@@ -128,6 +143,18 @@ def _param_sets(source: str, loaded: Inputs, inputs: InputOptions) -> list[ToolE
                 problems.append(KubeVirtError(f"{kind} {template.template.name} with {values}: {verdict.refusal}",
                                               stage=verdict.stage).with_location(doc.location))
     return problems
+
+
+def _holds_cluster_objects(loaded: Inputs) -> bool:
+    """Whether the inputs hold objects a launcher Pod's render reads (or a KubeVirt CR)."""
+    kinds = {"PersistentVolumeClaim", "DataVolume", "NetworkAttachmentDefinition", "StorageClass", "KubeVirt"}
+    return any(doc.data.get("kind") in kinds for doc in loaded.documents)
+
+
+def vm_renderer_default() -> Any:
+    from ..render import default_vm_renderer
+
+    return default_vm_renderer
 
 
 def _no_text(_item: Item) -> str:

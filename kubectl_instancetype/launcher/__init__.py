@@ -17,7 +17,8 @@ The interface other code uses (stable):
 
 ``PodResult`` (frozen): ``pod`` (the Pod as JSON, or None), ``error`` (KubeVirt's message, e.g.
 ``failed to render launch manifest: didn't find PVC data``, or None), ``resources`` (:class:`PodResources`,
-None on error), ``overhead`` (:class:`Overhead`: the memory overhead and its parts).
+None on error), ``overhead`` (:class:`Overhead`: the memory overhead and its parts), ``reason`` (with an
+error, which cluster objects decided it: "claim", "network", "binding", "storage-class", "other").
 
 ``PodResources`` (frozen): ``requests`` and ``limits``: resource name -> Quantity, what the scheduler and a
 ResourceQuota count for the Pod (Kubernetes' ``PodRequests``/``PodLimits``: the containers summed, sidecar
@@ -76,6 +77,8 @@ class PodResult:
     error: str | None = None
     resources: PodResources | None = None
     overhead: Overhead | None = None
+    reason: str = ""  # with an error: which cluster objects decided it ("claim", "network", "binding",
+    #                   "storage-class", "other")
 
 
 def default_launcher_image(release_tag: str, registry: str = DEFAULT_REGISTRY) -> str:
@@ -83,19 +86,22 @@ def default_launcher_image(release_tag: str, registry: str = DEFAULT_REGISTRY) -
     return f"{registry.rstrip('/')}/virt-launcher:{release_tag}"
 
 
-def render_pod(vmi: Spec, cluster: Cluster, cfg: ClusterConfig, image: str, seed: int | None = None) -> PodResult:
-    """The launcher Pod of ``vmi`` (``seed``: draw the ``--qemu-timeout`` jitter; None writes 240s)."""
+def render_pod(vmi: Spec, cluster: Cluster, cfg: ClusterConfig, image: str, seed: int | None = None,
+               summary: bool = True) -> PodResult:
+    """The launcher Pod of ``vmi`` (``seed``: draw the ``--qemu-timeout`` jitter; None writes 240s; without
+    ``summary``, ``resources`` holds the compute container's origins alone: no Pod totals are computed)."""
     try:
         vmi = with_topology_hints(vmi, cfg, cluster)
         claim = backend_claim(vmi, cfg, cluster)
     except PrerenderError as exc:
-        return PodResult(None, str(exc))
+        return PodResult(None, str(exc), reason=exc.reason)
     overhead = memory_overhead(vmi, cfg)
     try:
         pod, requirements = render_manifest(vmi, cfg, cluster, image, overhead, claim, seed)
     except RenderError as exc:
-        return PodResult(None, FAILED + str(exc), overhead=overhead)
-    return PodResult(pod, None, summarize(pod, requirements.origins), overhead)
+        return PodResult(None, FAILED + str(exc), overhead=overhead, reason=exc.reason)
+    resources = summarize(pod, requirements.origins) if summary else PodResources({}, {}, (), requirements.origins)
+    return PodResult(pod, None, resources, overhead)
 
 
 def _quantities(values: Any) -> dict[str, Quantity]:

@@ -63,3 +63,17 @@ def must(text: str) -> Quantity:
 def one() -> Quantity:
     """``*resource.NewQuantity(1, resource.DecimalSI)``, the unit a device request counts in."""
     return Quantity(1, 0, "DecimalSI")
+
+
+_TEXTS: dict[tuple[int, int, str, str, bool], str] = {}
+
+
+def text(q: Quantity) -> str:
+    """``str(q)`` (Go's spelling), remembered: a render prints the same few quantities thousands of times."""
+    key = (q.unscaled, q.scale, q.format, q.text, q.dec)
+    found = _TEXTS.get(key)
+    if found is None:
+        if len(_TEXTS) > 4096:
+            _TEXTS.clear()
+        found = _TEXTS[key] = str(q)
+    return found

@@ -13,7 +13,7 @@ from typing import Any
 from ..config import ClusterConfig
 from ..quantity import Quantity
 from . import settings, traits
-from .arith import must
+from .arith import must, text
 
 Spec = dict[str, Any]
 NON_ROOT_UID = 107
@@ -49,9 +49,10 @@ def container(name: str, image: str, pull_policy: str, user: int, *, capabilitie
     out: Spec = {"name": name, "image": image, "imagePullPolicy": pull_policy,
                  "securityContext": security_context(user, capabilities)}
     for key, value in (("command", command), ("volumeDevices", devices), ("volumeMounts", mounts),
-                       ("resources", resources), ("ports", ports), ("env", environment), ("args", args)):
+                       ("ports", ports), ("env", environment), ("args", args)):
         if value:
             out[key] = value
+    out["resources"] = resources or {}  # a struct in Go: printed even when empty
     out.update(probes or {})
     out["terminationMessagePolicy"] = "FallbackToLogsOnError"
     return out
@@ -102,7 +103,7 @@ def _support(cfg: ClusterConfig, kind: str, which: str, resource: str, default: 
 
 
 def _json(resources: dict[str, dict[str, Quantity]]) -> Spec:
-    return {which: {k: str(v) for k, v in sorted(values.items())} for which, values in resources.items() if values}
+    return {which: {k: text(v) for k, v in sorted(values.items())} for which, values in resources.items() if values}
 
 
 def console_log(vmi: Spec, cfg: ClusterConfig, image: str, verbosity: int) -> Spec | None:
@@ -164,7 +165,7 @@ def image_volume_init(vmi: Spec, cfg: ClusterConfig, name: str, image: Any, pull
 
 
 def image_volume_inits(vmi: Spec, cfg: ClusterConfig) -> list[Spec]:
-    skip = traits.annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
+    skip = traits.vmi_annotations(vmi).get("kubevirt.io/image-volume-skip-digest-resolution") == "true"
     if skip and cfg.release.image_volume_skip_digest_annotation:
         return []
     out = []
@@ -217,12 +218,14 @@ def probes(vmi: Spec) -> Spec:
     return out
 
 
+def _int(probe: Spec, key: str) -> int:
+    value = probe.get(key)
+    return value if isinstance(value, int) else 0
+
+
 def _probe(probe: Spec, domain: str) -> Spec:
-    timeout = probe.get("timeoutSeconds") if isinstance(probe.get("timeoutSeconds"), int) else 0
-    period = probe.get("periodSeconds") if isinstance(probe.get("periodSeconds"), int) else 0
-    success = probe.get("successThreshold") if isinstance(probe.get("successThreshold"), int) else 0
-    failure = probe.get("failureThreshold") if isinstance(probe.get("failureThreshold"), int) else 0
-    delay = probe.get("initialDelaySeconds") if isinstance(probe.get("initialDelaySeconds"), int) else 0
+    timeout, period, success, failure, delay = (_int(probe, key) for key in (
+        "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold", "initialDelaySeconds"))
     timeout, period = timeout if timeout >= 1 else 1, period if period >= 1 else 10
     success, failure = success if success >= 1 else 1, failure if failure >= 1 else 3
     out: Spec = {}

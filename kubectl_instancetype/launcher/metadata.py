@@ -24,7 +24,7 @@ def labels(vmi: Spec, hostname: str) -> dict[str, str]:
     out["kubevirt.io/created-by"] = str(meta.get("uid") or "")
     out["vm.kubevirt.io/name"] = hostname
     out["vmi.kubevirt.io/id"] = vmi_id(str(meta.get("name") or ""))
-    annotations = traits.annotations(vmi)
+    annotations = traits.vmi_annotations(vmi)
     if ISTIO_INJECT in annotations:
         out[ISTIO_INJECT] = annotations[ISTIO_INJECT]
     return out
@@ -38,11 +38,11 @@ def vmi_id(name: str) -> str:
     return f"{name[:54]}-{digest}"
 
 
-def annotations(vmi: Spec, cfg: ClusterConfig) -> dict[str, str]:
+def pod_annotations(vmi: Spec, cfg: ClusterConfig) -> dict[str, str]:
     """``generatePodAnnotations``: the domain, the VMI's own (but kubectl's), KubeVirt's, the generators'."""
     meta = vmi.get("metadata") or {}
     out = {"kubevirt.io/domain": str(meta.get("name") or "")}
-    out.update({k: v for k, v in traits.annotations(vmi).items() if not k.startswith(DROPPED_PREFIXES)})
+    out.update({k: v for k, v in traits.vmi_annotations(vmi).items() if not k.startswith(DROPPED_PREFIXES)})
     out["kubectl.kubernetes.io/default-container"] = "compute"
     out["kubevirt.io/migrationTransportUnix"] = "true"
     out["descheduler.alpha.kubernetes.io/request-evict-only"] = ""
@@ -103,7 +103,7 @@ def network_annotations(vmi: Spec, cfg: ClusterConfig) -> dict[str, str]:
 
 def backup_hooks(vmi: Spec) -> dict[str, str]:
     """Velero's pre/post backup hooks (freeze and thaw the guest), unless the VMI skips them."""
-    skip = traits.annotations(vmi).get("kubevirt.io/skip-backup-hooks", "")
+    skip = traits.vmi_annotations(vmi).get("kubevirt.io/skip-backup-hooks", "")
     if skip.lower() in ("1", "t", "true") or skip in ("TRUE", "True"):
         return {}
     meta = vmi.get("metadata") or {}

@@ -9,6 +9,7 @@ Each addend is kept as a named part, so ``--explain`` can say what the overhead 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..config import ClusterConfig
@@ -41,11 +42,8 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
     request = traits.resource_list(vmi, "requests").get("memory", ZERO)
     pagetable = scaled(kilo_value(request), 3)
     plus("page tables (memory request / 512)", with_value(pagetable, pagetable.value() // 512))
-    plus("virt-launcher-monitor", must("25Mi"))
-    plus("virt-launcher", must("100Mi"))
-    plus("virtlogd", must("25Mi"))
-    plus("virtqemud", must("40Mi"))
-    plus("qemu", must("50Mi" if cfg.release.qemu_overhead_50mi else "30Mi"))
+    for name, q in _processes(cfg.release.qemu_overhead_50mi):
+        plus(name, q)
     vcpus = _vcpus(vmi)
     plus(f"vCPUs ({vcpus} × 8Mi)", Quantity(8 * 1024 * 1024 * vcpus, 0, "BinarySI"))
     plus("IOThread and other QEMU overhead", must("8Mi"))
@@ -80,6 +78,13 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
             plus(f"additionalGuestMemoryOverheadRatio {ratio_text}", scaled(addition, 3))
     _network(vmi, cfg, plus)
     return Overhead(total, tuple(parts))
+
+
+@functools.cache
+def _processes(qemu_50mi: bool) -> tuple[tuple[str, Quantity], ...]:
+    """The launcher's processes (the ``ps`` RSS KubeVirt measured for each)."""
+    return (("virt-launcher-monitor", must("25Mi")), ("virt-launcher", must("100Mi")), ("virtlogd", must("25Mi")),
+            ("virtqemud", must("40Mi")), ("qemu", must("50Mi" if qemu_50mi else "30Mi")))
 
 
 def kilo_value(q: Quantity) -> int:

@@ -16,7 +16,7 @@ from .cluster import Cluster
 from .overhead import Overhead
 from .resources import Requirements, render_resources
 from .sidecars import Sidecar, sidecars
-from .volumes import RenderError, VolumeOptions, render_volumes
+from .volumes import NETWORK, RenderError, VolumeOptions, render_volumes
 
 Spec = dict[str, Any]
 QEMU_TIMEOUT = 240
@@ -40,7 +40,7 @@ def network_resources(vmi: Spec, cfg: ClusterConfig, cluster: Cluster) -> dict[s
         ns, name = (full.split("/", 1) if "/" in full else (namespace, full))
         nad = cluster.get("NetworkAttachmentDefinition", ns, name)
         if nad is None:
-            raise RenderError(f"failed to locate network attachment definition {ns}/{name}")
+            raise RenderError(f"failed to locate network attachment definition {ns}/{name}", NETWORK)
         out[str(net.get("name"))] = str(((nad.get("metadata") or {}).get("annotations") or {}).get(
             "k8s.v1.cni.cncf.io/resourceName", ""))
     return out
@@ -80,15 +80,15 @@ def _launcher_args(vmi: Spec, cfg: ClusterConfig, hooks: int, non_root: bool, se
                        ("FirmwareAutoSelection", "--firmware-auto-selection")):
         if settings.gate(cfg, gate):
             args.append(flag)
-    filters = traits.annotations(vmi).get("kubevirt.io/libvirt-log-filters")
+    filters = traits.vmi_annotations(vmi).get("kubevirt.io/libvirt-log-filters")
     if filters is not None:
         args += ["--libvirt-log-filters", filters]
     if settings.allow_emulation(cfg):
         args.append("--allow-emulation")
     if any(k.startswith("kubevirt.io/keep-launcher-alive-after-failure") and (v == "" or v.startswith("true"))
-           for k, v in traits.annotations(vmi).items()):
+           for k, v in traits.vmi_annotations(vmi).items()):
         args.append("--keep-after-failure")
-    if "kubevirt.io/func-test-launcher-fail-fast" in traits.annotations(vmi):
+    if "kubevirt.io/func-test-launcher-fail-fast" in traits.vmi_annotations(vmi):
         args.append("--simulate-crash")
     return args
 
@@ -128,7 +128,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         pod_containers += containers.container_disk_containers(vmi, cfg, init=False)
     pod_containers += containers.virtiofs_containers(vmi, cfg, image)
     pod_containers += [h.render(vmi, cfg, index, user) for index, h in enumerate(hooks)]
-    annotations = metadata.annotations(vmi, cfg)
+    annotations = metadata.pod_annotations(vmi, cfg)
     if settings.gate(cfg, "VmiMemoryOverheadReport"):
         annotations["kubevirt.io/memory-overhead-bytes"] = str(overhead.total.value())
     init: list[Spec] = []
@@ -160,6 +160,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "tolerations": spec.get("tolerations"),
         "topologySpreadConstraints": spec.get("topologySpreadConstraints"),
     }
+    _align_selinux(pod_spec, settings.selinux_launcher_type(cfg), settings.gate(cfg, "DockerSELinuxMCSWorkaround"))
     runtime_class = settings.default_runtime_class(cfg)
     if runtime_class:
         pod_spec["runtimeClassName"] = runtime_class
@@ -171,7 +172,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         pod_spec["serviceAccountName"] = spec["serviceAccountName"]
     elif account:
         pod_spec["serviceAccountName"] = account
-    istio = traits.annotations(vmi).get("sidecar.istio.io/inject", "").lower() == "true"
+    istio = traits.vmi_annotations(vmi).get("sidecar.istio.io/inject", "").lower() == "true"
     pod_spec["automountServiceAccountToken"] = bool(account) or istio
     pod = {
         "metadata": {
@@ -187,6 +188,20 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "status": {},
     }
     return pod, requirements
+
+
+def _align_selinux(pod_spec: Spec, selinux_type: str, mcs_workaround: bool) -> None:
+    """``alignPodMultiCategorySecurity``: the CR's launcher SELinux type on the Pod; with the Docker MCS
+    workaround, that type and level s0 on every container but compute."""
+    if selinux_type:
+        pod_spec["securityContext"]["seLinuxOptions"] = {"type": selinux_type}
+    if mcs_workaround:
+        for c in pod_spec["containers"]:
+            if c.get("name") != "compute":
+                options = c.setdefault("securityContext", {}).setdefault("seLinuxOptions", {})
+                if selinux_type:
+                    options["type"] = selinux_type
+                options["level"] = "s0"
 
 
 def _device_info(iface: Spec, bindings: dict[str, Spec]) -> bool:

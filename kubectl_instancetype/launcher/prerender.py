@@ -11,7 +11,7 @@ from ..config import ClusterConfig
 from . import settings
 from .cluster import Cluster
 from .placement import needs_tsc, requires_tsc_for_boot
-from .volumes import backend_storage_needed
+from .volumes import OTHER, STORAGE_CLASS, backend_storage_needed
 
 Spec = dict[str, Any]
 TSC_LABEL = "cpu-timer.node.kubevirt.io/tsc-frequency"
@@ -19,6 +19,10 @@ TSC_LABEL = "cpu-timer.node.kubevirt.io/tsc-frequency"
 
 class PrerenderError(Exception):
     """The VMI controller cannot go on to render the Pod (its message as KubeVirt reports it)."""
+
+    def __init__(self, message: str, reason: str = OTHER) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def with_topology_hints(vmi: Spec, cfg: ClusterConfig, cluster: Cluster) -> Spec:
@@ -62,7 +66,7 @@ def storage_class(cfg: ClusterConfig, cluster: Cluster) -> str:
             k8s = name
     if virt or k8s:
         return virt or k8s
-    raise PrerenderError("no default storage class found")
+    raise PrerenderError("no default storage class found", STORAGE_CLASS)
 
 
 def backend_claim(vmi: Spec, cfg: ClusterConfig, cluster: Cluster) -> str:

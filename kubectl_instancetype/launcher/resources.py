@@ -13,13 +13,13 @@ from typing import Any
 
 from ..api.labelselector import selector_matches
 from ..config import ClusterConfig
-from ..errors import KubeVirtError
 from ..quantity import Quantity, QuantityError, parse_quantity
 from ..records import dataclass
 from . import settings, traits
-from .arith import ZERO, add, must, one, scaled, sub
+from .arith import ZERO, add, must, one, scaled, sub, text
 from .cluster import Cluster
 from .overhead import Overhead
+from .volumes import RenderError
 
 Spec = dict[str, Any]
 QList = dict[str, Quantity]
@@ -41,9 +41,9 @@ class Requirements:
     def to_json(self) -> Spec:
         out: Spec = {}
         if self.limits:
-            out["limits"] = {k: str(v) for k, v in sorted(self.limits.items())}
+            out["limits"] = {k: text(v) for k, v in sorted(self.limits.items())}
         if self.requests:
-            out["requests"] = {k: str(v) for k, v in sorted(self.requests.items())}
+            out["requests"] = {k: text(v) for k, v in sorted(self.requests.items())}
         if self.claims:
             out["claims"] = [dict(c) for c in self.claims]
         return out
@@ -84,7 +84,7 @@ class _Renderer:
 
 def render_resources(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, overhead: Overhead,
                      network_resources: dict[str, str] | None) -> Requirements:
-    """The compute container's resources for ``vmi``; KubeVirtError for a device the CR does not permit."""
+    """The compute container's resources for ``vmi``; RenderError for a device the CR does not permit."""
     r = _Renderer(vmi)
     _ephemeral_storage(r)
     _virtualization_devices(r, vmi, cfg)
@@ -155,7 +155,7 @@ def _permitted_host_devices(vmi: Spec, cfg: ClusterConfig) -> None:
                 errors.append(f"{label} {dev.get('deviceName', '')} is not permitted in permittedHostDevices "
                               "configuration")
     if errors:
-        raise KubeVirtError(" ".join(errors), "pod")
+        raise RenderError(" ".join(errors))
 
 
 def _memory_request(r: _Renderer, vmi: Spec, cfg: ClusterConfig) -> None:
@@ -177,11 +177,11 @@ def _memory_request(r: _Renderer, vmi: Spec, cfg: ClusterConfig) -> None:
         return
     overcommit = cfg.memory_overcommit
     if overcommit == 100:
-        r.set("requests", r.vm_requests, "memory", memory, what)
+        r.set("requests", r.vm_requests, "memory", memory, f"{what} {memory}")
     else:
         value = memory.value() * 100 // overcommit if overcommit > 0 else 0
         r.set("requests", r.vm_requests, "memory", Quantity(value, 0, memory.format),
-              f"{what} × 100 ÷ memoryOvercommit {overcommit}")
+              f"{what} {memory} × 100 ÷ memoryOvercommit {overcommit}")
 
 
 def _io_threads(vmi: Spec) -> int:
@@ -206,7 +206,7 @@ def _cpu_pinning(r: _Renderer, vmi: Spec) -> None:
     if cpu.get("isolateEmulatorThread"):
         limits = r.vm_limits.get("cpu", ZERO)
         extra = 1
-        even = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity" in traits.annotations(vmi)
+        even = "alpha.kubevirt.io/EmulatorThreadCompleteToEvenParity" in traits.vmi_annotations(vmi)
         supplemental = _supplemental_threads(vmi)
         if even and (limits.value() + supplemental) % 2 == 0:
             extra = 2

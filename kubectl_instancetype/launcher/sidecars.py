@@ -13,7 +13,7 @@ from typing import Any
 from ..config import ClusterConfig
 from ..records import dataclass
 from . import containers, settings, traits
-from .volumes import HOOK_SOCKETS, RenderError
+from .volumes import BINDING, HOOK_SOCKETS, RenderError
 
 Spec = dict[str, Any]
 HOOKS_ANNOTATION = "hooks.kubevirt.io/hookSidecars"
@@ -37,7 +37,7 @@ class Sidecar:
         env = [{"name": "CONTAINER_NAME", "value": name}]
         if self.plugin:
             env.append({"name": "NETWORK_BINDING_PLUGIN_NAME", "value": self.plugin})
-        mounts = [{"name": "hook-sidecar-sockets", "mountPath": HOOK_SOCKETS, "subPath": name}]
+        mounts: list[Spec] = [{"name": "hook-sidecar-sockets", "mountPath": HOOK_SOCKETS, "subPath": name}]
         if self.downward_api == "device-info":
             mounts.append({"name": "network-info-annotation", "mountPath": "/etc/podinfo"})
         if self.config_map is not None:
@@ -64,7 +64,7 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
             continue
         name = str(binding.get("name") or "")
         if name not in bindings:
-            raise RenderError(f"couldn't find configuration for network binding: {name}")
+            raise RenderError(f"couldn't find configuration for network binding: {name}", BINDING)
         used[name] = bindings[name]
     for name in sorted(used):  # Go ranges over a map here: the order of two plugin sidecars is not fixed
         plugin = used[name]
@@ -75,7 +75,7 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
 
 
 def _hooks(vmi: Spec) -> list[Sidecar]:
-    raw = traits.annotations(vmi).get(HOOKS_ANNOTATION)
+    raw = traits.vmi_annotations(vmi).get(HOOKS_ANNOTATION)
     if raw is None:
         return []
     try:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..quantity import Quantity, QuantityError, from_json
@@ -33,7 +34,7 @@ def memory(vmi: Spec) -> Spec | None:
     return value if isinstance(value, dict) else None
 
 
-def annotations(vmi: Spec) -> dict[str, str]:
+def vmi_annotations(vmi: Spec) -> dict[str, str]:
     return (vmi.get("metadata") or {}).get("annotations") or {}
 
 
@@ -53,11 +54,26 @@ def quantity(value: Any) -> Quantity | None:
 def resource_list(vmi: Spec, which: str) -> dict[str, Quantity]:
     """``spec.domain.resources.requests`` or ``limits`` as quantities (unparsable entries left out)."""
     raw = (domain(vmi).get("resources") or {}).get(which) or {}
-    out = {}
-    for name, value in raw.items():
+    if not raw:
+        return {}
+    try:
+        return dict(_parsed(tuple(raw.items())))
+    except TypeError:  # a value that is no scalar
+        return dict(_parse(raw.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(items: tuple[tuple[Any, Any], ...]) -> tuple[tuple[str, Quantity], ...]:
+    """The resource lists of a render's VMIs repeat: each is parsed once."""
+    return tuple(_parse(items))
+
+
+def _parse(items: Any) -> list[tuple[str, Quantity]]:
+    out = []
+    for name, value in items:
         q = quantity(value)
         if q is not None:
-            out[str(name)] = q
+            out.append((str(name), q))
     return out
 
 
@@ -86,7 +102,7 @@ def wants_guaranteed_qos(vmi: Spec) -> bool:
 
 def is_non_root(vmi: Spec) -> bool:
     """``vmitrait.IsNonRoot``: the deprecated annotation, or a non-zero runtime user in the status."""
-    return NON_ROOT_ANNOTATION in annotations(vmi) or bool((vmi.get("status") or {}).get("runtimeUser"))
+    return NON_ROOT_ANNOTATION in vmi_annotations(vmi) or bool((vmi.get("status") or {}).get("runtimeUser"))
 
 
 def has_vfio(vmi: Spec) -> bool:

@@ -37,8 +37,16 @@ NETWORK_INFO_VOLUME = "network-info-annotation"
 NETWORK_INFO_ANNOTATION = "kubevirt.io/network-info"
 
 
+CLAIM, NETWORK, BINDING, STORAGE_CLASS, OTHER = "claim", "network", "binding", "storage-class", "other"
+
+
 class RenderError(Exception):
-    """A render error virt-controller reports (without the ``failed to render launch manifest`` prefix)."""
+    """A render error virt-controller reports (without the ``failed to render launch manifest`` prefix);
+    ``reason`` says which cluster objects decided it (CLAIM, NETWORK, BINDING, STORAGE_CLASS or OTHER)."""
+
+    def __init__(self, message: str, reason: str = OTHER) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -133,7 +141,7 @@ class _Builder:
 
 def _config_volumes(v: _Builder, vmi: Spec) -> None:
     """``withVMIConfigVolumes``: Secret, ConfigMap and downward API volumes; mounted when a disk uses them."""
-    by_name = {}
+    by_name: dict[Any, Spec] = {}
     for vol in traits.volumes(vmi):
         by_name[vol.get("name")] = vol
         if isinstance(vol.get("secret"), dict):
@@ -145,9 +153,10 @@ def _config_volumes(v: _Builder, vmi: Spec) -> None:
             v.volumes.append({"name": vol["name"], "downwardAPI": _keep({"items": vol["downwardAPI"].get("fields")},
                                                                        "items")})
     for disk in traits.devices(vmi).get("disks") or ():
-        vol = by_name.get(disk.get("name")) if isinstance(disk, dict) else None
-        if vol is None:
+        found = by_name.get(disk.get("name")) if isinstance(disk, dict) else None
+        if found is None:
             continue
+        vol = found
         for key, base in (("secret", SECRETS), ("configMap", CONFIGMAPS), ("downwardAPI", DOWNWARD_API)):
             if isinstance(vol.get(key), dict):
                 v.mounts.append(mount(vol["name"], f"{base}/{vol['name']}", read_only=True))
@@ -216,7 +225,7 @@ def _dirname(path: str) -> str:
 def _claim(v: _Builder, cluster: Cluster, namespace: str, volume: str, claim_name: str) -> None:
     pvc = cluster.pvc(namespace, claim_name)
     if pvc is None:
-        raise RenderError(f"didn't find PVC {claim_name}")
+        raise RenderError(f"didn't find PVC {claim_name}", CLAIM)
     spec = pvc.get("spec") or {}
     if spec.get("volumeMode") == "Block":
         v.devices.append({"name": volume, "devicePath": f"/dev/{volume}"})
@@ -325,7 +334,7 @@ def _image_volumes(v: _Builder, vmi: Spec, opts: VolumeOptions) -> None:
     if kernel is not None:
         v.volumes.append({"name": KERNEL_BOOT_VOLUME, "image": _image(kernel)})
         v.mounts.append(mount(KERNEL_BOOT_VOLUME, KERNEL_BOOT_DIR, read_only=True))
-    skip = opts.skip_digest_annotation and traits.annotations(vmi).get(SKIP_DIGEST) == "true"
+    skip = opts.skip_digest_annotation and traits.vmi_annotations(vmi).get(SKIP_DIGEST) == "true"
     if not skip and (any_disk or kernel is not None):
         v.volumes.append({"name": LAUNCHER_VOLUME, "image": {"reference": opts.launcher_image,
                                                              "pullPolicy": opts.pull_policy}})

@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+from json.encoder import encode_basestring as _json_str  # json's own (C) string escaping, ensure_ascii=False
 from typing import Any
 
 from ..gonum import yaml_float
@@ -192,6 +193,7 @@ def dump_yaml_all(objs: Iterable[Any]) -> str:
     return "---\n".join(dump_yaml(obj) for obj in objs)
 
 
+_INF = float("inf")
 _HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
@@ -200,8 +202,74 @@ def dump_json(obj: Any) -> str:
 
     Go's encoder escapes ``<``, ``>``, ``&``, U+2028 and U+2029; NaN and infinities are refused.
     """
-    text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    try:
+        text = _indented_json(obj)
+    except (TypeError, ValueError):  # another type than JSON's own, a non-string key, NaN: json's answer
+        text = json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False, allow_nan=False)
     return text.translate(_HTML) + "\n"
+
+
+def _indented_json(obj: Any) -> str:
+    """``json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False)`` for plain JSON values, without the
+    generic encoder's generators (a launcher Pod per VM is megabytes of JSON); TypeError or ValueError for
+    anything else, which :func:`dump_json` leaves to ``json.dumps``."""
+    out: list[str] = []
+    put = out.append
+    quote = _json_str
+    str_, dict_, list_, int_ = str, dict, list, int
+
+    def value(o: Any, pad: str) -> None:
+        kind = type(o)
+        if kind is dict_:
+            if not o:
+                put("{}")
+                return
+            inner = pad + "    "
+            sep = ",\n" + inner
+            lead = "{\n" + inner
+            for key in sorted(o):
+                if type(key) is not str_:
+                    raise TypeError("a key that is no string")
+                item = o[key]
+                if type(item) is str_:
+                    put(lead + quote(key) + ": " + quote(item))
+                else:
+                    put(lead + quote(key) + ": ")
+                    value(item, inner)
+                lead = sep
+            put("\n" + pad + "}")
+        elif kind is list_:
+            if not o:
+                put("[]")
+                return
+            inner = pad + "    "
+            sep = ",\n" + inner
+            lead = "[\n" + inner
+            for item in o:
+                if type(item) is str_:
+                    put(lead + quote(item))
+                else:
+                    put(lead)
+                    value(item, inner)
+                lead = sep
+            put("\n" + pad + "]")
+        elif kind is str_:
+            put(quote(o))
+        elif o is True:
+            put("true")
+        elif o is False:
+            put("false")
+        elif o is None:
+            put("null")
+        elif kind is int_:
+            put(int.__repr__(o))
+        elif kind is float and o == o and o not in (_INF, -_INF):
+            put(float.__repr__(o))
+        else:
+            raise TypeError("not a plain JSON value")
+
+    value(obj, "")
+    return "".join(out)
 
 
 def _map(m: dict[str, Any], indent: int, out: list[str], lead: str | None) -> None:
