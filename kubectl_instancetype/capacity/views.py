@@ -18,8 +18,9 @@ from .model import ADMITTED, FAILED, REFUSED, STOPPED, NamespaceReport, Report, 
 
 API_VERSION = "kubectl-instancetype.io/v1alpha1"
 KIND = "CapacityReport"
-COUNTED = ("only the launcher Pods of the VirtualMachines in the files count, created in file order; the quotas' "
-           "current use in a cluster is not known offline and other Pods, PVCs and objects are not counted")
+COUNTED = ("only the launcher Pods of the VirtualMachines in the files, and the Pods there, count, created in file "
+           "order; the quotas' current use in a cluster is not known offline and other Pods, PVCs and objects are "
+           "not counted")
 NONE = "-"
 MIGRATION = "no room for a live migration's target Pod"
 HEADERS = ["VM", "CPU REQ", "CPU LIM", "MEMORY REQ", "MEMORY LIM", "HUGEPAGES", "DEVICES", "EPHEMERAL", "QUOTA"]

@@ -3,8 +3,6 @@ namespaces' ResourceQuotas, from their launcher Pods; a VM whose Pod quota admis
 
 from __future__ import annotations
 
-from typing import cast
-
 import click
 
 from ..capacity.model import Launcher
@@ -53,7 +51,7 @@ def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     from ..capacity import views
     from ..capacity.model import REFUSED, report
     from ..capacity.sources import counted
-    from ..render import Options, VMRenderer, render_each
+    from ..render import Options, render_each
     from .launcher import launcher_renderer
 
     inputs = replace(inputs, filenames=inputs.filenames + paths)
@@ -61,7 +59,7 @@ def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
         raise click.UsageError("no input: give -f PATH or PATH arguments")
     loaded = load(inputs, catalogs)
     options = Options(namespace=inputs.namespace, config=loaded.config)
-    renderer = cast(VMRenderer, launcher_renderer(loaded, launcher_image))  # a PodRenderer is one
+    renderer = launcher_renderer(loaded, launcher_image)
     found = counted(render_each(loaded.documents, loaded.catalog, options, renderer), inputs.namespace)
     made = report(found.launchers, found.quotas, all_vms)
     click.echo({"json": views.as_json, "markdown": views.markdown}.get(fmt, views.text)(made), nl=False)

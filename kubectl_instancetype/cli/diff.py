@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 import click
 
@@ -242,11 +242,11 @@ def _with_node_resources(states: dict[tuple[str, str], VMState], loaded: Any,
                          namespace: str) -> dict[tuple[str, str], VMState]:
     """``states`` with the node-level requests and limits of each VM's launcher Pod, where it renders."""
     from ..gitops.node_resources import of_pod
-    from ..render import VMRenderer, render_each
+    from ..render import render_each
     from .launcher import launcher_renderer
 
     out = dict(states)
-    renderer = cast(VMRenderer, launcher_renderer(loaded, None))  # a PodRenderer is one
+    renderer = launcher_renderer(loaded, None)
     for item in render_each(loaded.documents, loaded.catalog, Options(namespace, loaded.config), renderer):
         meta = item.document.data.get("metadata") or {}
         key = (str(meta.get("namespace") or namespace), str(meta.get("name")))
