@@ -261,3 +261,13 @@ def test_a_request_above_its_limit_is_invalid() -> None:
         'spec.containers[0].resources.requests: Invalid value: "2316Mi": must be less than or equal to memory '
         "limit of 1Gi")
     assert invalid(pod(container("compute", {"memory": "1Gi"}, {"memory": "1Gi"}))) == ""
+
+
+def test_a_quota_can_start_from_its_status() -> None:
+    exported = resource_quota({"metadata": {"name": "compute"}, "spec": {"hard": {"pods": "3", "limits.memory": "8Gi"}},
+                               "status": {"hard": {"pods": "3"}, "used": {"pods": "2"}}}, "ns")
+    fresh, live = Ledger.of((exported,)), Ledger.of((exported,), from_status=True)
+    assert pretty(fresh.used[0]) == "limits.memory=0,pods=0" and pretty(live.used[0]) == "limits.memory=0,pods=2"
+    assert live.admit(LAUNCHER)[0].admitted
+    assert live.admit(LAUNCHER)[1].admit(LAUNCHER)[0].reason == (
+        "exceeded quota: compute, requested: pods=1, used: pods=3, limited: pods=3")

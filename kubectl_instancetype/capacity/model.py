@@ -91,6 +91,7 @@ class NamespaceReport:
 @dataclass(frozen=True)
 class Report:
     namespaces: tuple[NamespaceReport, ...]
+    from_status: bool = False  # the quotas started from their status.used
 
     def rows(self) -> list[Row]:
         return [row for ns in self.namespaces for row in ns.rows]
@@ -99,9 +100,11 @@ class Report:
         return sum(row.status == status for row in self.rows())
 
 
-def report(launchers: Iterable[Launcher], quotas: Iterable[PlacedQuota], all_vms: bool = False) -> Report:
+def report(launchers: Iterable[Launcher], quotas: Iterable[PlacedQuota], all_vms: bool = False,
+           from_status: bool = False) -> Report:
     """The report of ``launchers`` in the order given (the order they are created) against ``quotas``; with
-    ``all_vms``, the VMs that would not start are counted as started."""
+    ``all_vms``, the VMs that would not start are counted as started; with ``from_status``, the quotas start
+    from the ``status.used`` of their manifests."""
     by_namespace: dict[str, list[Launcher]] = {}
     for launcher in launchers:
         by_namespace.setdefault(launcher.namespace, []).append(launcher)
@@ -109,11 +112,13 @@ def report(launchers: Iterable[Launcher], quotas: Iterable[PlacedQuota], all_vms
     for quota in quotas:
         placed.setdefault(quota.quota.namespace, []).append(quota)
     names = sorted(set(by_namespace) | set(placed))
-    return Report(tuple(_namespace(n, by_namespace.get(n, []), placed.get(n, []), all_vms) for n in names))
+    return Report(tuple(_namespace(n, by_namespace.get(n, []), placed.get(n, []), all_vms, from_status)
+                        for n in names), from_status)
 
 
-def _namespace(name: str, launchers: list[Launcher], quotas: list[PlacedQuota], all_vms: bool) -> NamespaceReport:
-    ledger = Ledger.of(tuple(q.quota for q in quotas))
+def _namespace(name: str, launchers: list[Launcher], quotas: list[PlacedQuota], all_vms: bool,
+               from_status: bool) -> NamespaceReport:
+    ledger = Ledger.of(tuple(q.quota for q in quotas), from_status)
     rows: list[Row] = []
     requests: dict[str, Quantity] = {}
     limits: dict[str, Quantity] = {}

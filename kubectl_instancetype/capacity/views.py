@@ -21,6 +21,8 @@ KIND = "CapacityReport"
 COUNTED = ("only the launcher Pods of the VirtualMachines in the files, and the Pods there, count, created in file "
            "order; the quotas' current use in a cluster is not known offline and other Pods, PVCs and objects are "
            "not counted")
+FROM_STATUS = ("the launcher Pods of the VirtualMachines in the files, and the Pods there, are added in file order "
+               "to what each quota's status.used says is used")
 NONE = "-"
 MIGRATION = "no room for a live migration's target Pod"
 HEADERS = ["VM", "CPU REQ", "CPU LIM", "MEMORY REQ", "MEMORY LIM", "HUGEPAGES", "DEVICES", "EPHEMERAL", "QUOTA"]
@@ -99,7 +101,7 @@ def summary(report: Report) -> str:
                                                                  if pods else "")
     counts = (f"{what}: {report.count(ADMITTED)} admitted, {report.count(REFUSED)} refused, "
               f"{report.count(STOPPED)} stopped, {report.count(FAILED)} without a Pod")
-    return f"{counts} ({COUNTED})"
+    return f"{counts} ({FROM_STATUS if report.from_status else COUNTED})"
 
 
 def _list(values: Mapping[str, Quantity]) -> dict[str, str]:
@@ -126,7 +128,8 @@ def as_json(report: Report) -> str:
                     "used": _list(use.used), "remaining": _list(use.remaining())} for use in ns.quotas],
     } for ns in report.namespaces]
     counts = {status: report.count(status) for status in (ADMITTED, REFUSED, STOPPED, FAILED)}
-    out = {"apiVersion": API_VERSION, "kind": KIND, "counted": COUNTED, "namespaces": namespaces,
+    out = {"apiVersion": API_VERSION, "kind": KIND, "counted": FROM_STATUS if report.from_status else COUNTED,
+           "namespaces": namespaces,
            "summary": {"vms": len(report.rows()), **counts}}
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 

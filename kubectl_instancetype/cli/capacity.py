@@ -27,11 +27,14 @@ FORMATS = ("table", "json", "markdown")
                    "request.")
 @click.option("--launcher-image", metavar="IMAGE",
               help="virt-controller's --launcher-image (as render --pod; it does not change what is counted).")
+@click.option("--quota-status", "from_status", is_flag=True,
+              help="Start each ResourceQuota from the status.used its manifest carries (kubectl get resourcequota "
+                   "-o yaml of a live namespace) instead of from nothing: the VMs are added to what already runs.")
 @click.option("--all", "all_vms", is_flag=True,
               help="Count every VM as started, also those whose run strategy leaves them stopped (Halted, Manual, "
                    "running: false).")
 def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOptions, fmt: str,
-             launcher_image: str | None, all_vms: bool) -> None:
+             launcher_image: str | None, all_vms: bool, from_status: bool) -> None:
     """Sum the launcher Pods' requests and limits per namespace and check them against the ResourceQuotas.
 
     Each VirtualMachine is rendered to the Pod virt-controller would create for it (the VMI, then the launcher
@@ -40,7 +43,8 @@ def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     Pod goes through the API server's ResourceQuota admission (Kubernetes' rules: requests.*/limits.*, pods,
     count/pods, hugepages, extended resources as requests.<name>, scopes, "must specify" for cpu and memory)
     against the quotas of its namespace found in the files, starting with nothing used. Only the VMs and Pods
-    in the files count: the quotas' current use in a cluster is not known offline.
+    in the files count: the quotas' current use in a cluster is not known offline (--quota-status starts from
+    the status.used of quotas exported from a cluster).
 
     \b
     Examples:
@@ -61,7 +65,7 @@ def capacity(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     options = Options(namespace=inputs.namespace, config=loaded.config)
     renderer = launcher_renderer(loaded, launcher_image)
     found = counted(render_each(loaded.documents, loaded.catalog, options, renderer), inputs.namespace)
-    made = report(found.launchers, found.quotas, all_vms)
+    made = report(found.launchers, found.quotas, all_vms, from_status)
     click.echo({"json": views.as_json, "markdown": views.markdown}.get(fmt, views.text)(made), nl=False)
     refused = tuple(RefusedError(refusal(row.launcher, row.reason), row.launcher.location)
                     for row in made.rows() if row.status == REFUSED)

@@ -4,8 +4,9 @@
 quota of the namespace whose scopes take the Pod and which tracks a resource pods use applies to it; a quota
 that tracks cpu or memory refuses a Pod with a container that does not set it ("failed quota: …"), and a quota
 whose ``hard`` the Pod would exceed refuses it ("exceeded quota: …"); otherwise the Pod's usage is added to
-every such quota's ``used``. The quotas start with nothing used: only the Pods given are counted (the quota
-controller's ``used`` of a live namespace is not known offline). The quotas are tried in the order given
+every such quota's ``used``. The quotas start with nothing used, so that only the Pods given are counted, or
+from the ``status.used`` their manifests carry (a live namespace's, as ``kubectl get resourcequota -o yaml``
+exports it). The quotas are tried in the order given
 (the API server takes them in the order its cache lists them).
 """
 
@@ -34,6 +35,8 @@ class ResourceQuota:
     name: str
     hard: Mapping[str, Quantity]
     selectors: tuple[Mapping[str, Any], ...] = ()
+    status_used: Mapping[str, Quantity] | None = None  # status.used, when the manifest carries one
+
 
 
 def resource_quota(data: Mapping[str, Any], namespace: str) -> ResourceQuota:
@@ -43,17 +46,25 @@ def resource_quota(data: Mapping[str, Any], namespace: str) -> ResourceQuota:
     spec = data.get("spec") or {}
     if not isinstance(spec, dict) or not isinstance(meta, dict):
         raise QuotaError("metadata and spec must be objects")
-    hard: dict[str, Quantity] = {}
-    for name, value in (spec.get("hard") or {}).items():
-        try:
-            hard[str(name)] = from_json(value)
-        except QuantityError as exc:
-            raise QuotaError(f"spec.hard[{name}]: {exc.message}") from None
+    hard = _resources(spec.get("hard"), "spec.hard")
+    status = data.get("status")
+    used = _resources(status.get("used"), "status.used") if isinstance(status, dict) and "used" in status else None
     selectors: list[Mapping[str, Any]] = [{"scopeName": s, "operator": "Exists"} for s in spec.get("scopes") or ()]
     selectors += list((spec.get("scopeSelector") or {}).get("matchExpressions") or ())
     for selector in selectors:
         _check_selector(selector)
-    return ResourceQuota(str(meta.get("namespace") or namespace), str(meta.get("name", "")), hard, tuple(selectors))
+    return ResourceQuota(str(meta.get("namespace") or namespace), str(meta.get("name", "")), hard, tuple(selectors),
+                         used)
+
+
+def _resources(value: Any, where: str) -> dict[str, Quantity]:
+    out: dict[str, Quantity] = {}
+    for name, quantity in (value if isinstance(value, dict) else {}).items():
+        try:
+            out[str(name)] = from_json(quantity)
+        except QuantityError as exc:
+            raise QuotaError(f"{where}[{name}]: {exc.message}") from None
+    return out
 
 
 def _check_selector(selector: Any) -> None:
@@ -87,9 +98,14 @@ class Ledger:
     used: tuple[Mapping[str, Quantity], ...] = ()
 
     @classmethod
-    def of(cls, quotas: tuple[ResourceQuota, ...]) -> Ledger:
-        """Nothing used yet: the quota controller's zero (``0``) for every hard resource."""
-        return cls(quotas, tuple({name: ZERO for name in q.hard} for q in quotas))
+    def of(cls, quotas: tuple[ResourceQuota, ...], from_status: bool = False) -> Ledger:
+        """Nothing used yet: the quota controller's zero (``0``) for every hard resource; with ``from_status``,
+        what each quota's ``status.used`` says is used (a live namespace's, exported with kubectl get)."""
+        def start(quota: ResourceQuota) -> dict[str, Quantity]:
+            used = (quota.status_used or {}) if from_status else {}
+            return {name: used.get(name, ZERO) for name in quota.hard}
+
+        return cls(quotas, tuple(start(q) for q in quotas))
 
     def admit(self, pod: Mapping[str, Any]) -> tuple[Verdict, Ledger]:
         """The verdict on creating ``pod``, and the ledger after it (unchanged when it is refused)."""
