@@ -30,3 +30,22 @@ def test_json_goldens_follow_the_shipped_schema(case: str) -> None:
 
     schema = json.loads((Path(views.__file__).parent / "capacity-report.schema.json").read_text())
     jsonschema.validate(json.loads((DATA / "cases" / case / "stdout").read_text()), schema)
+
+
+@pytest.mark.slow
+def test_the_installed_executable_gives_the_same_report() -> None:
+    """Once for real through the console script: byte for byte what the in-process run gives."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    found = shutil.which("kubectl-instancetype", path=os.path.dirname(sys.executable))
+    if not found:
+        pytest.skip("kubectl-instancetype is not installed next to this Python")
+    folder = DATA / "cases" / "table"
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
+    proc = subprocess.run([found, *shlex.split((folder / "args").read_text())], cwd=DATA, capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert (proc.stdout, proc.stderr, proc.returncode) == (
+        (folder / "stdout").read_text(), (folder / "stderr").read_text(), int((folder / "exit").read_text()))
