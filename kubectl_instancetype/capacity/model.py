@@ -99,6 +99,14 @@ class Report:
     def count(self, status: str) -> int:
         return sum(row.status == status for row in self.rows())
 
+    def totals(self) -> tuple[dict[str, Quantity], dict[str, Quantity]]:
+        """The admitted Pods' requests and limits over every namespace."""
+        requests: dict[str, Quantity] = {}
+        limits: dict[str, Quantity] = {}
+        for ns in self.namespaces:
+            requests, limits = add_lists(requests, ns.requests), add_lists(limits, ns.limits)
+        return requests, limits
+
 
 def report(launchers: Iterable[Launcher], quotas: Iterable[PlacedQuota], all_vms: bool = False,
            from_status: bool = False) -> Report:

@@ -89,8 +89,16 @@ def text(report: Report) -> str:
         out.extend(one_line(f"  {r.launcher.name}: {MIGRATION}: {r.migration}") for r in ns.rows if r.migration)
         out.extend(_quota_lines(ns))
         out.append("")
+    if len(report.namespaces) > 1:
+        out += ["All namespaces", *_layout([HEADERS, _all(report)], "  "), ""]
     out.append(summary(report))
     return "\n".join(out) + "\n"
+
+
+def _all(report: Report) -> list[str]:
+    """The row of the admitted Pods of every namespace."""
+    requests, limits = report.totals()
+    return cells("TOTAL (admitted)", requests, limits, f"{report.count(ADMITTED)} admitted")
 
 
 def summary(report: Report) -> str:
@@ -128,8 +136,9 @@ def as_json(report: Report) -> str:
                     "used": _list(use.used), "remaining": _list(use.remaining())} for use in ns.quotas],
     } for ns in report.namespaces]
     counts = {status: report.count(status) for status in (ADMITTED, REFUSED, STOPPED, FAILED)}
+    requests, limits = report.totals()
     out = {"apiVersion": API_VERSION, "kind": KIND, "counted": FROM_STATUS if report.from_status else COUNTED,
-           "namespaces": namespaces,
+           "requests": _list(requests), "limits": _list(limits), "namespaces": namespaces,
            "summary": {"vms": len(report.rows()), **counts}}
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
@@ -175,6 +184,8 @@ def _markdown(report: Report, detail: int) -> str:
         said += [(r, f"{MIGRATION}: {r.migration}") for r in ns.rows if r.migration]
         out += [f"- {markdown_text(r.launcher.name)}: {markdown_text(text)}" for r, text in said] if detail else []
         out += [""] if said and detail else []
+    if len(report.namespaces) > 1:
+        out += ["#### All namespaces", "", *_md_table(HEADERS, [_all(report)])]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
