@@ -1,6 +1,7 @@
-"""The virt-launcher Pod (render --pod): every case of testdata/conformance-pods (main, and per release tag),
-rendered in-process as the CLI renders it and compared with the corpus runner's rule (runner.py: normalise,
-diff). The expectations were made by KubeVirt's TemplateService at each tag (README.md there).
+"""The virt-launcher Pod (render --pod): every case of testdata/conformance-pods (main, and per release tag)
+and of testdata/launcher-answers, rendered in-process as the CLI renders it and compared with the corpus
+runner's rule (runner.py: normalise, diff). The expectations were made by KubeVirt's TemplateService at each
+tag (README.md there).
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from kubectl_instancetype.inputs import Request, gather
 from kubectl_instancetype.render import Options, render
 
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "conformance-pods"
-CORPORA = {"main": ROOT / "cases", "v1.9.0": ROOT / "v1.9.0" / "cases", "v1.8.4": ROOT / "v1.8.4" / "cases"}
+CORPORA = {"main": ROOT / "cases", "v1.9.0": ROOT / "v1.9.0" / "cases", "v1.8.4": ROOT / "v1.8.4" / "cases",
+           # our own: VMs exercising what the corpus rarely meets, answered by KubeVirt at main (README there)
+           "answers": ROOT.parent / "launcher-answers"}
+VERSIONS = {"answers": "main"}
 RUNNER = load_script(ROOT / "runner.py", "pods_runner") if (ROOT / "runner.py").exists() else None
 CASES = [(tag, p.name) for tag, d in CORPORA.items() if d.exists() for p in sorted(d.iterdir()) if p.is_dir()]
 
@@ -69,7 +73,7 @@ def render_pod_case(case: Path, version: str) -> tuple[Any, list[str]]:
 @pytest.mark.parametrize(("tag", "name"), _params())
 def test_pod_case(tag: str, name: str) -> None:
     case = CORPORA[tag] / name
-    pod, problems = render_pod_case(case, tag)
+    pod, problems = render_pod_case(case, VERSIONS.get(tag, tag))
     expected = case / "expected-pod.json"
     if expected.exists():
         assert not problems, problems

@@ -159,6 +159,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "schedulerName": spec.get("schedulerName"),
         "tolerations": spec.get("tolerations"),
         "topologySpreadConstraints": spec.get("topologySpreadConstraints"),
+        "resourceClaims": _resource_claims(spec),
     }
     _align_selinux(pod_spec, settings.selinux_launcher_type(cfg), settings.gate(cfg, "DockerSELinuxMCSWorkaround"))
     runtime_class = settings.default_runtime_class(cfg)
@@ -202,6 +203,16 @@ def _align_selinux(pod_spec: Spec, selinux_type: str, mcs_workaround: bool) -> N
                 if selinux_type:
                     options["type"] = selinux_type
                 options["level"] = "s0"
+
+
+def _resource_claims(spec: Spec) -> list[Spec]:
+    """``drautil.ToPodResourceClaims``: the VMI's resource claims as the Pod's."""
+    out = []
+    for claim in spec.get("resourceClaims") or ():
+        if isinstance(claim, dict):
+            out.append({k: claim[k] for k in ("name", "resourceClaimName", "resourceClaimTemplateName")
+                        if claim.get(k)})
+    return out
 
 
 def _device_info(iface: Spec, bindings: dict[str, Spec]) -> bool:

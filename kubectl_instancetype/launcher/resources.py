@@ -99,7 +99,10 @@ def render_resources(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, overhead: 
         (_needs_auto_limits(vmi, cluster, "memory"), lambda: _auto_memory_limits(r, vmi, cluster)),
         (bool(network_resources), lambda: _network_resources(r, network_resources or {})),
         (_device_plugin_gpus(vmi), lambda: _devices(r, vmi, "gpus", "GPU")),
+        (settings.gate(cfg, "GPUsWithDRA"), lambda: _dra_claims(r, vmi, "gpus")),
         (_device_plugin_hostdevs(vmi), lambda: _devices(r, vmi, "hostDevices", "host device")),
+        (settings.gate(cfg, "HostDevicesWithDRA"), lambda: _dra_claims(r, vmi, "hostDevices")),
+        (settings.gate(cfg, "NetworkDevicesWithDRA"), lambda: _dra_networks(r, vmi)),
         (traits.is_sev(vmi), lambda: r.bump(DEVICES + "sev", "SEV launch security")),
         (traits.is_tdx(vmi), lambda: r.bump(DEVICES + "tdx", "TDX launch security")),
         (_persistent_reservation(vmi), lambda: r.bump(DEVICES + "pr-helper", "a LUN with persistent reservation")),
@@ -149,7 +152,7 @@ def _permitted_host_devices(vmi: Spec, cfg: ClusterConfig) -> None:
     errors = []
     for key, label, dra in (("gpus", "GPU", dra_gpus), ("hostDevices", "HostDevice", dra_hostdevs)):
         for dev in traits.devices(vmi).get(key) or ():
-            if not isinstance(dev, dict) or (dra and dev.get("claimRequest") is not None):
+            if not isinstance(dev, dict) or (dra and has_claim(dev)):
                 continue
             if dev.get("deviceName", "") not in names:
                 errors.append(f"{label} {dev.get('deviceName', '')} is not permitted in permittedHostDevices "
@@ -341,19 +344,45 @@ def _network_resources(r: _Renderer, network_resources: dict[str, str]) -> None:
 
 
 def _device_plugin_gpus(vmi: Spec) -> bool:
-    return any(isinstance(g, dict) and g.get("deviceName") and g.get("claimRequest") is None
+    return any(isinstance(g, dict) and g.get("deviceName") and not has_claim(g)
                for g in traits.devices(vmi).get("gpus") or ())
 
 
 def _device_plugin_hostdevs(vmi: Spec) -> bool:
-    return any(isinstance(h, dict) and h.get("deviceName") and h.get("claimRequest") is None
+    return any(isinstance(h, dict) and h.get("deviceName") and not has_claim(h)
                for h in traits.devices(vmi).get("hostDevices") or ())
 
 
 def _devices(r: _Renderer, vmi: Spec, key: str, what: str) -> None:
     for dev in traits.devices(vmi).get(key) or ():
-        if isinstance(dev, dict) and dev.get("deviceName") and dev.get("claimRequest") is None:
+        if isinstance(dev, dict) and dev.get("deviceName") and not has_claim(dev):
             r.bump(str(dev["deviceName"]), f"{what} {dev.get('name', '')}")
+
+
+def _dra_claims(r: _Renderer, vmi: Spec, key: str) -> None:
+    """``WithGPUsDRA``/``WithHostDevicesDRA``: a device by claim becomes a claim of the container."""
+    for dev in traits.devices(vmi).get(key) or ():
+        if isinstance(dev, dict) and not dev.get("deviceName") and has_claim(dev):
+            r.claims.append(_claim(dev.get("claimName"), dev.get("requestName")))
+
+
+def _dra_networks(r: _Renderer, vmi: Spec) -> None:
+    for net in traits.networks(vmi):
+        claim = net.get("resourceClaim")
+        if isinstance(claim, dict):
+            r.claims.append(_claim(claim.get("claimName"), claim.get("requestName")))
+
+
+def has_claim(dev: Spec) -> bool:
+    """A device's ``ClaimRequest`` (inlined: ``claimName``, ``requestName``) is set."""
+    return dev.get("claimName") is not None or dev.get("requestName") is not None
+
+
+def _claim(name: Any, request: Any) -> dict[str, str]:
+    out = {"name": str(name or "")}
+    if request:
+        out["request"] = str(request)
+    return out
 
 
 def _persistent_reservation(vmi: Spec) -> bool:
