@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import Location
 from ..quantity import Quantity
 from ..quota.admission import Ledger, ResourceQuota
-from ..quota.pods import is_extended, pod_limits, pod_requests
+from ..quota.pods import is_extended, pod_limits, pod_requests, unbounded
 from ..quota.resources import add_lists, subtract
 from ..records import dataclass, replace
 
@@ -60,6 +60,7 @@ class Row:
     reason: str = ""  # the API server's refusal, or KubeVirt's error
     quota: str = ""  # the quota that refuses it
     migration: str = ""  # an admitted VM: the refusal of a live migration's target Pod once all are admitted
+    unbounded: tuple[str, ...] = ()  # cpu/memory a container sets no limit for: the Pod's limit does not bound it
 
     @property
     def counted(self) -> bool:
@@ -148,6 +149,8 @@ def _namespace(name: str, launchers: list[Launcher], quotas: list[PlacedQuota], 
         rows.append(Row(launcher, ADMITTED, wants, caps))
         requests, limits = add_lists(requests, wants), add_lists(limits, caps)
     uses = tuple(QuotaUse(q, used) for q, used in zip(quotas, ledger.used, strict=True))
+    rows = [replace(row, unbounded=unbounded(row.launcher.pod)) if row.launcher.pod is not None else row
+            for row in rows]
     return NamespaceReport(name, tuple(_migrating(row, ledger) for row in rows), uses, requests, limits)
 
 

@@ -48,11 +48,35 @@ def _status(row: Row) -> str:
     return ADMITTED
 
 
-def cells(name: str, requests: Mapping[str, Quantity], limits: Mapping[str, Quantity], status: str) -> list[str]:
-    """One table row: the VM (or TOTAL) and its node-level figures."""
-    return [name, _value(requests, "cpu"), _value(limits, "cpu"), _value(requests, "memory"),
-            _value(limits, "memory"), _pairs(hugepages(requests)), _pairs(devices(requests)),
-            _value(requests, "ephemeral-storage"), status]
+UNBOUNDED = "*"
+UNBOUNDED_NOTE = ("* a container sets no limit there: the Pod's limit (the sum of the limits that are set) does not "
+                  "bound it")
+
+
+def cells(name: str, requests: Mapping[str, Quantity], limits: Mapping[str, Quantity], status: str,
+          open_ended: Sequence[str] = ()) -> list[str]:
+    """One table row: the VM (or TOTAL) and its node-level figures; ``open_ended``: the limits (cpu, memory)
+    that do not bound it, marked with a star."""
+    def limit(name: str) -> str:
+        return _value(limits, name) + (UNBOUNDED if name in open_ended else "")
+
+    return [name, _value(requests, "cpu"), limit("cpu"), _value(requests, "memory"), limit("memory"),
+            _pairs(hugepages(requests)), _pairs(devices(requests)), _value(requests, "ephemeral-storage"), status]
+
+
+def _row(row: Row) -> list[str]:
+    return cells(row.launcher.name, row.requests, row.limits, _status(row), row.unbounded)
+
+
+def _total(rows: Sequence[Row], requests: Mapping[str, Quantity], limits: Mapping[str, Quantity]) -> list[str]:
+    """The TOTAL row of ``rows``' admitted Pods; a limit is starred when one of theirs is."""
+    admitted = [r for r in rows if r.counted]
+    starred = sorted({name for r in admitted for name in r.unbounded})
+    return cells("TOTAL (admitted)", requests, limits, f"{len(admitted)} admitted", starred)
+
+
+def _note(rows: Sequence[Row]) -> list[str]:
+    return [UNBOUNDED_NOTE] if any(r.unbounded for r in rows) else []
 
 
 def _layout(rows: Sequence[list[str]], indent: str = "") -> list[str]:
@@ -83,9 +107,9 @@ def text(report: Report) -> str:
     out: list[str] = []
     for ns in report.namespaces:
         out.append(one_line(f"Namespace {ns.namespace}"))
-        rows = [HEADERS, *(cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows)]
-        rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
+        rows = [HEADERS, *(_row(r) for r in ns.rows), _total(ns.rows, ns.requests, ns.limits)]
         out.extend(_layout(rows, "  ") if ns.rows else ["  no VirtualMachine"])
+        out.extend(f"  {line}" for line in _note(ns.rows))
         out.extend(one_line(f"  {r.launcher.name}: {MIGRATION}: {r.migration}") for r in ns.rows if r.migration)
         out.extend(_quota_lines(ns))
         out.append("")
@@ -98,7 +122,7 @@ def text(report: Report) -> str:
 def _all(report: Report) -> list[str]:
     """The row of the admitted Pods of every namespace."""
     requests, limits = report.totals()
-    return cells("TOTAL (admitted)", requests, limits, f"{report.count(ADMITTED)} admitted")
+    return _total(report.rows(), requests, limits)
 
 
 def summary(report: Report) -> str:
@@ -121,6 +145,7 @@ def _row_json(row: Row) -> dict[str, Any]:
     return {"kind": launcher.kind, "name": launcher.name, "source": str(launcher.location), "status": row.status,
             "requests": _list(row.requests), "limits": _list(row.limits),
             "refusal": {"quota": row.quota, "message": row.reason} if row.status == REFUSED else None,
+            "unbounded": list(row.unbounded),
             "error": row.reason if row.status == FAILED else None,
             "migration": ({"admitted": not row.migration, "message": row.migration or None}
                           if row.status == ADMITTED and launcher.kind != "Pod" else None)}
@@ -172,9 +197,9 @@ def _markdown(report: Report, detail: int) -> str:
                 "has them all.", ""]
     for ns in report.namespaces:
         out += [f"#### Namespace {markdown_text(ns.namespace)}", ""]
-        rows = [cells(r.launcher.name, r.requests, r.limits, _status(r)) for r in ns.rows] if detail == 2 else []
-        rows.append(cells("TOTAL (admitted)", ns.requests, ns.limits, f"{sum(r.counted for r in ns.rows)} admitted"))
-        out += _md_table(HEADERS, rows)
+        rows = [_row(r) for r in ns.rows] if detail == 2 else []
+        out += _md_table(HEADERS, [*rows, _total(ns.rows, ns.requests, ns.limits)])
+        out += [markdown_text(line) for line in _note(ns.rows)] + ([""] if _note(ns.rows) else [])
         for use in ns.quotas:
             quota, left = use.placed.quota, use.remaining()
             out += [f"ResourceQuota {markdown_text(quota.name)}:", ""]

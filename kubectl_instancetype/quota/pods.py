@@ -120,6 +120,14 @@ def pod_limits(pod: Mapping[str, Any]) -> dict[str, Quantity]:
     return limits
 
 
+def unbounded(pod: Mapping[str, Any]) -> tuple[str, ...]:
+    """cpu and memory where a container that keeps running (a container, a sidecar) sets no limit: the Pod's
+    limit (``PodLimits``, a sum of the limits that are set) does not bound it there."""
+    main, init = containers(pod)
+    running = (*main, *(c for c in init if c.restartable))
+    return tuple(name for name in ("cpu", "memory") if any(name not in c.limits for c in running))
+
+
 def _native(name: str) -> bool:
     """``helper.IsNativeResource``: no domain, or a kubernetes.io one."""
     return "/" not in name or "kubernetes.io/" in name
