@@ -271,3 +271,15 @@ def test_a_quota_can_start_from_its_status() -> None:
     assert live.admit(LAUNCHER)[0].admitted
     assert live.admit(LAUNCHER)[1].admit(LAUNCHER)[0].reason == (
         "exceeded quota: compute, requested: pods=1, used: pods=3, limited: pods=3")
+
+
+def test_unbounded_names_the_limits_a_running_container_does_not_set() -> None:
+    from kubectl_instancetype.quota.pods import unbounded
+
+    assert unbounded(pod(container("compute", {"cpu": "1"}, {"memory": "1Gi"}),
+                         container("log", None, {"cpu": "15m", "memory": "60M"}))) == ("cpu",)
+    # a regular init container is over when the Pod runs; a sidecar is not
+    assert unbounded(pod(container("c", None, {"cpu": "1", "memory": "1Gi"}),
+                         init=(container("i", {"cpu": "1"}),))) == ()
+    assert unbounded(pod(container("c", None, {"cpu": "1", "memory": "1Gi"}),
+                         init=(container("s", {"cpu": "1"}, restartPolicy="Always"),))) == ("cpu", "memory")
