@@ -172,6 +172,8 @@ def test_used_adds_up_in_the_first_pods_format() -> None:
 
 @pytest.mark.parametrize(("spec", "message"), [
     ({"hard": {"pods": "x"}}, "spec.hard[pods]: quantities must match the regular expression"),
+    ({"hard": ["pods"]}, "spec.hard must be an object"),
+    ({"scopes": "BestEffort"}, "spec.scopes and spec.scopeSelector.matchExpressions must be lists"),
     ({"scopeSelector": {"matchExpressions": [{"scopeName": "PriorityClass", "operator": "Gt"}]}},
      "'Gt' is not a valid scope selector operator"),
     ({"scopes": ["BestEffort"], "scopeSelector": {"matchExpressions": [

@@ -12,7 +12,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import InputError, Notice, ToolError
+from ..quantity import QuantityError, from_json
 from ..quota.limitranger import admitted as limit_ranged
+from ..quota.limitranger import stored_items
+from ..quota.pods import pod_limits, pod_requests, unbounded
 from ..quota.podvalidation import invalid
 from ..quota.runtimeclass import admitted
 from ..records import dataclass, field, replace
@@ -75,7 +78,12 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
         data = item.document.data
         name = (data.get("metadata") or {}).get("name")
         if item.is_vm or _core(data, POD):
-            launchers.extend(_launchers(item, namespace))
+            found = _launchers(item, namespace)
+            said = _unreadable(data) if _core(data, POD) else ""
+            if said:
+                found = [replace(launcher, pod=None, error=said) for launcher in found]
+                problems.append(InputError(f"Pod {found[0].namespace}/{found[0].name}: {said}", item.document.location))
+            launchers.extend(found)
             if item.problem is not None:
                 problems.append(item.problem)
         elif _core(data, RESOURCE_QUOTA):
@@ -84,12 +92,43 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
             except QuotaError as exc:
                 problems.append(InputError(f"ResourceQuota {name}: {exc}", item.document.location))
         elif _core(data, LIMIT_RANGE):
-            ranges.setdefault(str((data.get("metadata") or {}).get("namespace") or namespace), []).append(data)
+            said = _unreadable_range(data)
+            if said:
+                problems.append(InputError(f"LimitRange {name}: {said}", item.document.location))
+            else:
+                ranges.setdefault(str((data.get("metadata") or {}).get("namespace") or namespace), []).append(data)
         elif data.get("kind") == RUNTIME_CLASS and data.get("apiVersion") == "node.k8s.io/v1":
             classes[str(name)] = data
     placed = [_runtime_class(_limit_ranges(launcher, ranges.get(launcher.namespace, [])), classes, notices)
               for launcher in launchers]
     return Counted(tuple(placed), tuple(quotas), tuple(problems), tuple(notices))
+
+
+def _unreadable(pod: Mapping[str, Any]) -> str:
+    """Why the API server could not decode the resources of a Pod of the files ("" when it can)."""
+    try:
+        pod_requests(pod)
+        pod_limits(pod)
+        unbounded(pod)
+    except QuantityError as exc:
+        return f"resources: {exc.message}"
+    except (TypeError, AttributeError, ValueError) as exc:
+        return f"resources cannot be read ({type(exc).__name__}: {exc})"
+    return ""
+
+
+def _unreadable_range(limit_range: Mapping[str, Any]) -> str:
+    """Why the API server could not store a LimitRange of the files ("" when it can)."""
+    try:
+        for item in stored_items(limit_range):
+            for key in ("min", "max", "default", "defaultRequest", "maxLimitRequestRatio"):
+                for value in (item.get(key) or {}).values():
+                    from_json(value)
+    except QuantityError as exc:
+        return f"spec.limits: {exc.message}"
+    except (TypeError, AttributeError, ValueError) as exc:
+        return f"spec.limits cannot be read ({type(exc).__name__}: {exc})"
+    return ""
 
 
 def _limit_ranges(launcher: Launcher, ranges: list[Mapping[str, Any]]) -> Launcher:

@@ -44,7 +44,7 @@ def _status(row: Row) -> str:
     if row.status == STOPPED:
         return "stopped: not counted"
     if row.status == FAILED:
-        return "no Pod (KubeVirt's error)"
+        return "unreadable" if row.launcher.kind == "Pod" else "no Pod (KubeVirt's error)"
     return ADMITTED
 
 

@@ -46,11 +46,18 @@ def resource_quota(data: Mapping[str, Any], namespace: str) -> ResourceQuota:
     spec = data.get("spec") or {}
     if not isinstance(spec, dict) or not isinstance(meta, dict):
         raise QuotaError("metadata and spec must be objects")
+    if not isinstance(spec.get("hard") or {}, dict):
+        raise QuotaError("spec.hard must be an object")
     hard = _resources(spec.get("hard"), "spec.hard")
     status = data.get("status")
     used = _resources(status.get("used"), "status.used") if isinstance(status, dict) and "used" in status else None
-    selectors: list[Mapping[str, Any]] = [{"scopeName": s, "operator": "Exists"} for s in spec.get("scopes") or ()]
-    selectors += list((spec.get("scopeSelector") or {}).get("matchExpressions") or ())
+    scopes = spec.get("scopes") or []
+    expressions = (spec.get("scopeSelector") or {}).get("matchExpressions") or [] \
+        if isinstance(spec.get("scopeSelector") or {}, dict) else None
+    if not isinstance(scopes, list) or not isinstance(expressions, list):
+        raise QuotaError("spec.scopes and spec.scopeSelector.matchExpressions must be lists")
+    selectors: list[Mapping[str, Any]] = [{"scopeName": s, "operator": "Exists"} for s in scopes]
+    selectors += expressions
     for selector in selectors:
         _check_selector(selector)
     return ResourceQuota(str(meta.get("namespace") or namespace), str(meta.get("name", "")), hard, tuple(selectors),
