@@ -98,7 +98,11 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
             else:
                 ranges.setdefault(str((data.get("metadata") or {}).get("namespace") or namespace), []).append(data)
         elif data.get("kind") == RUNTIME_CLASS and data.get("apiVersion") == "node.k8s.io/v1":
-            classes[str(name)] = data
+            said = _unreadable_class(data)
+            if said:
+                problems.append(InputError(f"RuntimeClass {name}: {said}", item.document.location))
+            else:
+                classes[str(name)] = data
     placed = [_runtime_class(_limit_ranges(launcher, ranges.get(launcher.namespace, [])), classes, notices)
               for launcher in launchers]
     return Counted(tuple(placed), tuple(quotas), tuple(problems), tuple(notices))
@@ -128,6 +132,20 @@ def _unreadable_range(limit_range: Mapping[str, Any]) -> str:
         return f"spec.limits: {exc.message}"
     except (TypeError, AttributeError, ValueError) as exc:
         return f"spec.limits cannot be read ({type(exc).__name__}: {exc})"
+    return ""
+
+
+def _unreadable_class(runtime_class: Mapping[str, Any]) -> str:
+    """Why the API server could not store a RuntimeClass of the files ("" when it can)."""
+    overhead = runtime_class.get("overhead")
+    fixed = overhead.get("podFixed") if isinstance(overhead, dict) else None
+    if (overhead is not None and not isinstance(overhead, dict)) or (fixed is not None and not isinstance(fixed, dict)):
+        return "overhead.podFixed must be an object"
+    try:
+        for value in (fixed or {}).values():
+            from_json(value)
+    except QuantityError as exc:
+        return f"overhead.podFixed: {exc.message}"
     return ""
 
 
