@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from kubectl_instancetype.capacity.sources import counted
 from kubectl_instancetype.errors import KubeVirtError
 from kubectl_instancetype.render import Item
@@ -97,3 +99,53 @@ def test_a_runtime_class_not_in_the_files_is_named_once() -> None:
     found = counted(kept + kept[-2:-1], "default")
     assert [n.message for n in found.notices] == [
         "RuntimeClass 'kata' is not in the files: the overhead it may set is not counted"]
+
+
+GARBAGE: list[Any] = [None, 5, "x", [1], {"a": 1}, True]
+POD_PATHS = [("spec",), ("spec", "containers"), ("spec", "containers", 0), ("spec", "containers", 0, "resources"),
+             ("spec", "containers", 0, "resources", "requests"), ("spec", "containers", 0, "resources", "limits"),
+             ("spec", "containers", 0, "resources", "requests", "cpu"), ("spec", "overhead"), ("spec", "affinity"),
+             ("spec", "priorityClassName"), ("spec", "activeDeadlineSeconds"), ("spec", "resources"),
+             ("spec", "initContainers"), ("spec", "runtimeClassName")]
+QUOTA_PATHS = [("spec",), ("spec", "hard"), ("spec", "scopes"), ("spec", "scopeSelector"),
+               ("spec", "scopeSelector", "matchExpressions"), ("spec", "scopeSelector", "matchExpressions", 0),
+               ("spec", "hard", "pods"), ("status",), ("status", "used")]
+
+
+def _set(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    import copy
+
+    out = copy.deepcopy(data)
+    target: Any = out
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize("path", POD_PATHS + QUOTA_PATHS)
+def test_garbage_never_crashes_the_report(path: tuple[Any, ...]) -> None:
+    """Whatever a Pod or ResourceQuota of the files holds, the report is made (or the object is an input error)."""
+    from kubectl_instancetype.capacity import views
+    from kubectl_instancetype.capacity.model import report
+
+    good_pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
+                "spec": {"runtimeClassName": "kata", "priorityClassName": "gold", "containers": [
+                    {"name": "c", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"cpu": "2"}}}]}}
+    good_quota = {"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "ns"},
+                  "spec": {"hard": {"pods": "1", "limits.cpu": "1"}, "scopes": ["NotBestEffort"], "scopeSelector": {
+                      "matchExpressions": [{"scopeName": "PriorityClass", "operator": "In", "values": ["gold"]}]}},
+                  "status": {"used": {"pods": "0"}}}
+    runtime_class = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "kata"},
+                     "handler": "kata", "overhead": {"podFixed": {"memory": "160Mi"}}}
+    limit_range = {"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "l", "namespace": "ns"},
+                   "spec": {"limits": [{"type": "Container", "default": {"memory": "2Gi"}}]}}
+    target = good_pod if path in POD_PATHS else good_quota
+    for value in GARBAGE:
+        data = [_set(target, path, value) if doc is target else doc
+                for doc in (good_quota, limit_range, runtime_class, good_pod)]
+        docs = [d for text in data for d in load_stream(__import__("json").dumps(text), "g.yaml")]
+        found = counted([Item(doc, doc.data, False) for doc in docs], "default")
+        for from_status in (False, True):
+            made = report(found.launchers, found.quotas, from_status=from_status)
+            views.text(made), views.as_json(made), views.markdown(made)

@@ -110,6 +110,9 @@ def counted(items: Iterable[Item], namespace: str) -> Counted:
 
 def _unreadable(pod: Mapping[str, Any]) -> str:
     """Why the API server could not decode the resources of a Pod of the files ("" when it can)."""
+    shape = _pod_shape(pod)
+    if shape:
+        return shape
     try:
         pod_requests(pod)
         pod_limits(pod)
@@ -118,6 +121,26 @@ def _unreadable(pod: Mapping[str, Any]) -> str:
         return f"resources: {exc.message}"
     except (TypeError, AttributeError, ValueError) as exc:
         return f"resources cannot be read ({type(exc).__name__}: {exc})"
+    return ""
+
+
+def _pod_shape(pod: Mapping[str, Any]) -> str:
+    """The first part of the Pod's spec that is not of the type the API expects ("" when none)."""
+    spec = pod.get("spec")
+    if not isinstance(spec, dict):
+        return "spec must be an object"
+    for key in ("containers", "initContainers"):
+        group = spec.get(key, [])
+        if not isinstance(group, list) or not all(isinstance(c, dict) for c in group):
+            return f"spec.{key} must be a list of objects"
+        for index, container in enumerate(group):
+            resources = container.get("resources", {})
+            if not isinstance(resources, dict) or not all(
+                    isinstance(resources.get(part, {}), dict) for part in ("requests", "limits")):
+                return f"spec.{key}[{index}].resources: requests and limits must be objects"
+    for key in ("overhead", "resources"):
+        if not isinstance(spec.get(key, {}), dict):
+            return f"spec.{key} must be an object"
     return ""
 
 

@@ -82,6 +82,8 @@ def _check_selector(selector: Any) -> None:
         raise QuotaError(f"{operator!r} is not a valid scope selector operator")
     if scope in SCOPES and scope != "PriorityClass" and operator != "Exists":
         raise QuotaError(f"scope {scope}: the operator must be Exists")
+    if not isinstance(selector.get("values") or [], list):
+        raise QuotaError(f"scope {scope}: values must be a list")
 
 
 @dataclass(frozen=True)

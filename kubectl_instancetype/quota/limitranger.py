@@ -55,11 +55,14 @@ def defaulted(pod: Mapping[str, Any], limit_range: Mapping[str, Any]) -> dict[st
             requests.update(item["defaultRequest"])
             limits.update(item["default"])
     out = copy.deepcopy(dict(pod))
-    spec = out.get("spec") or {}
-    for container in (*(spec.get("containers") or ()), *(spec.get("initContainers") or ())):
+    spec: dict[str, Any] = out["spec"] if isinstance(out.get("spec"), dict) else {}
+    listed = [spec.get(key) for key in ("containers", "initContainers")]
+    for container in (c for group in listed if isinstance(group, list) for c in group):
         if not isinstance(container, dict):
             continue
-        resources = container.setdefault("resources", {})
+        if not isinstance(container.get("resources"), dict):
+            container["resources"] = {}
+        resources = container["resources"]
         for key, defaults in (("limits", limits), ("requests", requests)):
             present = resources.get(key) if isinstance(resources.get(key), dict) else {}
             merged = {**present, **{n: v for n, v in defaults.items() if n not in present}}

@@ -203,15 +203,23 @@ def _terminating(pod: Mapping[str, Any]) -> bool:
 
 def _cross_namespace(pod: Mapping[str, Any]) -> bool:
     """``usesCrossNamespacePodAffinity``: a pod (anti-)affinity term with namespaces or a namespace selector."""
-    affinity = (pod.get("spec") or {}).get("affinity") or {}
+    affinity = _object((pod.get("spec") or {}).get("affinity"))
     for kind in ("podAffinity", "podAntiAffinity"):
-        rules = affinity.get(kind) or {}
-        terms = list(rules.get("requiredDuringSchedulingIgnoredDuringExecution") or ())
-        terms += [(w or {}).get("podAffinityTerm") or {}
-                  for w in rules.get("preferredDuringSchedulingIgnoredDuringExecution") or ()]
+        rules = _object(affinity.get(kind))
+        terms = list(_items(rules.get("requiredDuringSchedulingIgnoredDuringExecution")))
+        terms += [_object(_object(w).get("podAffinityTerm"))
+                  for w in _items(rules.get("preferredDuringSchedulingIgnoredDuringExecution"))]
         if any(t.get("namespaces") or t.get("namespaceSelector") is not None for t in terms if isinstance(t, dict)):
             return True
     return False
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _priority_class(selector: Mapping[str, Any], pod: Mapping[str, Any]) -> bool:
