@@ -124,3 +124,52 @@ def test_render_pod_datavolume_stands_for_its_claim() -> None:
 def test_validate_decides_what_the_inputs_hold(objects: list[dict[str, Any]], has_cr: bool,
                                                decided: set[str]) -> None:
     assert Decidable.of(gather(objects), has_cr, load_config({})).reasons == decided
+
+
+def _vm(spec: dict[str, Any], **vm_spec: Any) -> dict[str, Any]:
+    return {"spec": {"template": {"spec": spec}, **vm_spec}}
+
+
+ALL = frozenset(("claim", "network", "binding", "storage-class", "other"))
+
+
+@pytest.mark.parametrize(("vm", "reasons", "checked"), [
+    (_vm({"domain": {"devices": {}}}), ALL, False),
+    (_vm({"volumes": [{"name": "a", "persistentVolumeClaim": {"claimName": "a"}}]}), ALL, True),
+    (_vm({"volumes": [{"name": "a", "persistentVolumeClaim": {"claimName": "a"}}]}), frozenset({"binding"}), False),
+    (_vm({"domain": {"devices": {"interfaces": [{"name": "n", "binding": {"name": "passt"}}]}}}),
+     frozenset({"binding"}), True),
+    (_vm({"networks": [{"name": "n", "multus": {"networkName": "x"}}]}), frozenset({"network"}), True),
+    (_vm({}, preference={"name": "windows.11"}), frozenset({"storage-class"}), True),
+])
+def test_validate_renders_the_pods_that_could_fail(vm: dict[str, Any], reasons: frozenset[str], checked: bool) -> None:
+    from kubectl_instancetype.pipeline.launcher_stage import may_fail
+
+    assert may_fail(vm, reasons) is checked
+
+
+@pytest.mark.parametrize(("release", "domain", "expected"), [
+    ("v1.5.3", {}, 301989888 - 20 * 2**20 - 16 * 2**20),  # graphics 16Mi before v1.6
+    ("v1.6.6", {"devices": {"tpm": {"enabled": False}}}, 301989888 - 20 * 2**20),
+    ("v1.5.0", {"devices": {"tpm": {"enabled": False}}}, 301989888 - 36 * 2**20 + 53 * 2**20),
+    ("v1.7.4", {"memory": {"guest": "1Gi", "reservedOverhead": {"addedOverhead": "1Gi"}}}, 301989888 - 20 * 2**20),
+    ("v1.8.4", {"memory": {"guest": "1Gi", "reservedOverhead": {"addedOverhead": "1Gi"}}},
+     301989888 - 20 * 2**20 + 2**30),
+])
+def test_memory_overhead_by_release(release: str, domain: dict[str, Any], expected: int) -> None:
+    cfg = replace(load_config({}), release=BY_NAME[release])
+    assert memory_overhead(_vmi(**domain), cfg).total.value() == expected
+
+
+@pytest.mark.parametrize(("release", "where", "present", "absent"), [
+    ("main", "args", ["--disk-memory-limit", "--hypervisor"], []),
+    ("v1.9.0", "command", ["--disk-memory-limit", "--hypervisor"], []),
+    ("v1.7.4", "command", ["--disk-memory-limit"], ["--hypervisor"]),
+    ("v1.5.3", "command", [], ["--disk-memory-limit", "--hypervisor"]),
+])
+def test_launcher_flags_by_release(release: str, where: str, present: list[str], absent: list[str]) -> None:
+    result = render_pod(_vmi(), gather([]), replace(load_config({}), release=BY_NAME[release]), "img")
+    assert result.pod is not None
+    flags = result.pod["spec"]["containers"][0].get(where) or []
+    assert "--qemu-timeout" in flags
+    assert all(f in flags for f in present) and not any(f in flags for f in absent)

@@ -22,7 +22,8 @@ ALLOWED = {
     "expand": {"api", "catalog", "config", "quantity", "records"},
     "vmi": {"api", "config", "quantity", "records"},
     "admission": {"api", "config", "packagedata", "quantity", "records", "schema"},
-    "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "quantity", "records", "vmi"},
+    "launcher": {"admission", "api", "config", "quantity", "records"},
+    "pipeline": {"admission", "api", "catalog", "config", "errors", "expand", "launcher", "quantity", "records", "vmi"},
 }
 
 

@@ -112,6 +112,8 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
     _check_modes(vmi or pod, stored, pin, pin_firmware, explain, writing.active, output)
     if vmi and pod:
         raise click.UsageError("--vmi and --pod exclude each other")
+    if pod and output == "patch":
+        raise click.UsageError("--pod prints the launcher Pods as yaml or json: a patch turns a VM into a VM")
     # --write never puts a processed VM into a template file: templates are kept as they are
     inputs = replace(inputs, filenames=inputs.filenames + paths, outside=outside_of(writing.output_dir),
                      templates="keep" if writing.active else "process")
@@ -129,7 +131,7 @@ def render(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOption
         from .launcher import launcher_renderer
 
         renderer = launcher_renderer(loaded, launcher_image)
-        jobs = 1
+        jobs = 1  # the Pods alone are printed (only_pods): one process
     # Everything streams: each VM is rendered, used and dropped, so memory stays flat.
     single, present = len(loaded.documents) == 1, {doc.source for doc in loaded.documents}
     documents, catalog, notices, read = deque(loaded.documents), loaded.catalog, loaded.notices, set(loaded.files)

@@ -81,7 +81,6 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
         from .launcher import pod_validator
 
         renderer = pod_validator(loaded, renderer or vm_renderer_default(), pod, catalogs.kubevirt_config)
-        jobs = 1
     processes = how_many(jobs, len(loaded.documents))
     if processes > 1:
         from .jobs import render_parallel

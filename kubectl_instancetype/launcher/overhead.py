@@ -47,8 +47,9 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
     vcpus = _vcpus(vmi)
     plus(f"vCPUs ({vcpus} × 8Mi)", Quantity(8 * 1024 * 1024 * vcpus, 0, "BinarySI"))
     plus("IOThread and other QEMU overhead", must("8Mi"))
+    release = cfg.release
     if traits.devices(vmi).get("autoattachGraphicsDevice") is not False:
-        plus("graphics device", must("32Mi"))
+        plus("graphics device", must("32Mi" if release.graphics_overhead_32mi else "16Mi"))
     arch = traits.spec_of(vmi).get("architecture") or cfg.default_architecture
     if arch == "arm64":
         plus("arm64 UEFI and page tables", must("128Mi"))
@@ -59,13 +60,15 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
     _probes(vmi, plus)
     if traits.is_sev(vmi) or traits.is_sev_snp(vmi) or traits.is_sev_es(vmi):
         plus("SEV", must("256Mi"))
-    if traits.has_tpm(vmi):
+    tpm = traits.devices(vmi).get("tpm")
+    if traits.has_tpm(vmi) or (tpm is not None and not release.tpm_overhead_needs_enabled):
         plus("TPM (swtpm)", must("53Mi"))
-    if traits.is_cpu_dedicated(vmi) or traits.wants_guaranteed_qos(vmi):
+    dedicated = traits.is_cpu_dedicated(vmi) or traits.wants_guaranteed_qos(vmi)
+    if dedicated and not release.dedicated_overhead_after_ratio:
         plus("dedicated CPUs or guaranteed QoS", must("100Mi"))
     reserved = ((traits.memory(vmi) or {}).get("reservedOverhead") or {}).get("addedOverhead")
     added = traits.quantity(reserved)
-    if added is not None:
+    if added is not None and release.reserved_overhead:
         plus("memory.reservedOverhead.addedOverhead", added)
     ratio_text = settings.overhead_ratio(cfg)
     if ratio_text:
@@ -76,6 +79,8 @@ def memory_overhead(vmi: Spec, cfg: ClusterConfig) -> Overhead:
         if ratio is not None:
             addition = int(float(kilo_value(total)) * (ratio - 1.0))
             plus(f"additionalGuestMemoryOverheadRatio {ratio_text}", scaled(addition, 3))
+    if dedicated and release.dedicated_overhead_after_ratio:
+        plus("dedicated CPUs or guaranteed QoS", must("100Mi"))
     _network(vmi, cfg, plus)
     return Overhead(total, tuple(parts))
 

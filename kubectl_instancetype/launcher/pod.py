@@ -65,9 +65,11 @@ def _launcher_args(vmi: Spec, cfg: ClusterConfig, hooks: int, non_root: bool, se
         "--grace-period-seconds", str(_grace_period(vmi) + 15),
         "--hook-sidecars", str(hooks),
         "--ovmf-path", settings.ovmf_path(cfg, str(traits.spec_of(vmi).get("architecture") or "")),
-        "--disk-memory-limit", str(settings.disk_memory_limit(cfg)),
-        "--hypervisor", settings.hypervisor(cfg),
     ]
+    if cfg.release.launcher_disk_memory_limit_flag:
+        args += ["--disk-memory-limit", str(settings.disk_memory_limit(cfg))]
+    if cfg.release.launcher_hypervisor_flag:
+        args += ["--hypervisor", settings.hypervisor(cfg)]
     if non_root:
         args.append("--run-as-nonroot")
     if settings.gate(cfg, "ImageVolume"):

@@ -105,6 +105,31 @@ class Decidable:
         return Decidable(frozenset(reasons))
 
 
+def may_fail(vm: Spec, reasons: frozenset[str]) -> bool:
+    """Whether ``vm`` could meet one of the render errors of ``reasons``, read off its template (so that
+    ``validate`` renders the Pods of the VMs that name claims, Multus networks, bindings, persistent state or
+    devices, not every VM's): a missing claim needs a claim, a missing NetworkAttachmentDefinition a Multus
+    network, an unconfigured binding a binding, backend storage a persistent TPM or EFI (or a preference,
+    which may ask for one); the other errors need devices, hooks or sysprep."""
+    spec = ((vm.get("spec") or {}).get("template") or {}).get("spec") or {}
+    if not isinstance(spec, dict):
+        return False
+    volumes = [v for v in spec.get("volumes") or () if isinstance(v, dict)]
+    domain: Spec = spec["domain"] if isinstance(spec.get("domain"), dict) else {}
+    devices: Spec = domain["devices"] if isinstance(domain.get("devices"), dict) else {}
+    checks = {
+        CLAIM: any(k in v for v in volumes for k in ("persistentVolumeClaim", "dataVolume", "ephemeral")),
+        NETWORK: any(isinstance(n, dict) and "multus" in n for n in spec.get("networks") or ()),
+        BINDING: any(isinstance(i, dict) and "binding" in i for i in devices.get("interfaces") or ()),
+        STORAGE_CLASS: "preference" in (vm.get("spec") or {}) or "tpm" in devices
+        or "persistent" in str(domain.get("firmware") or ""),
+        OTHER: bool(devices.get("gpus") or devices.get("hostDevices")) or any("sysprep" in v for v in volumes)
+        or "hooks.kubevirt.io/hookSidecars" in str((((vm.get("spec") or {}).get("template") or {})
+                                                     .get("metadata") or {}).get("annotations") or ""),
+    }
+    return any(checks[reason] for reason in reasons if reason in checks)
+
+
 def pod_checker(base: PodRenderer, cluster: Cluster, image: str, decidable: Decidable) -> PodRenderer:
     """``base`` (the VM or VMI renderer of ``validate``), and then the Pod: KubeVirtError when virt-controller
     could not render it and the inputs decide it. A VM its VMI webhooks refuse is ``validate --vmi``'s
@@ -113,6 +138,8 @@ def pod_checker(base: PodRenderer, cluster: Cluster, image: str, decidable: Deci
     def render(vm: Spec, namespace: str, catalog: Lookup, cfg: ClusterConfig, book: Origins | None = None,
                warnings: list[str] | None = None) -> Spec:
         out = base(vm, namespace, catalog, cfg, book, warnings)
+        if not may_fail(vm, decidable.reasons):
+            return out
         try:
             result = pod_result(vm, namespace, catalog, cfg, cluster, image, summary=False)
         except KubeVirtError:
