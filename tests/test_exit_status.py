@@ -46,17 +46,18 @@ COMMANDS: dict[str, list[str]] = {
     "diff": ["diff", "{dir}/manifest.yaml", "--base", "main"],
     # suggest leaves alone every VM that names an instancetype or preference, refused or not
     "suggest": ["suggest", "-f", "{dir}", "-R"],
+    "capacity": ["capacity", "-f", "{dir}", "-R"],
 }
 # situation -> command -> status
 TABLE: dict[str, dict[str, int | None]] = {
     "clean": {"render": 0, "render --check": 1, "revision": 0, "catalog list": 0, "config": 0, "krm": 0, "diff": 0,
-              "suggest": 0},
+              "suggest": 0, "capacity": 0},
     "refused": {"render": 1, "render --check": 1, "revision": 1, "catalog list": None, "config": None, "krm": 1,
-                "diff": 1, "suggest": None},
+                "diff": 1, "suggest": None, "capacity": 1},
     "unparsable": {"render": 3, "render --check": 3, "revision": 3, "catalog list": 3, "config": 3, "krm": 3,
-                   "diff": 3, "suggest": 3},
+                   "diff": 3, "suggest": 3, "capacity": 3},
     "other-yaml": {"render": 0, "render --check": 0, "revision": 0, "catalog list": 0, "config": 0, "krm": 0,
-                   "diff": 0, "suggest": 0},
+                   "diff": 0, "suggest": 0, "capacity": 0},
 }
 GIT = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
 
@@ -95,7 +96,8 @@ def test_unknown_options_are_usage_errors(command: str) -> None:
     assert result.exit_code == 2
 
 
-@pytest.mark.parametrize("command", ["render", "revision", "catalog list", "catalog show", "config", "krm", "diff"])
+@pytest.mark.parametrize("command", ["render", "revision", "catalog list", "catalog show", "config", "krm", "diff",
+                                     "capacity"])
 def test_help_speaks_only_of_the_commands_own_options(command: str) -> None:
     text = CliRunner().invoke(main_group, [*command.split(), "--help"]).stdout
     assert "Exit status (the same for every command):" in text

@@ -19,6 +19,7 @@ from .. import __version__
 # name -> "module:attribute" (relative to this package); the one registry of commands.
 COMMANDS: dict[str, str] = {
     "__complete": "complete:complete_command",
+    "capacity": "capacity:capacity",
     "catalog": "catalog:catalog",
     "revision": "revision:revision",
     "schema": "schemas:schema_command",
@@ -118,6 +119,7 @@ def _version_option(func: Any) -> Any:
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog=exit_codes_help("render --check: files would change; diff: a VM's expansion changes;\n"
+                           "     capacity: a VM's launcher Pod would be refused by a ResourceQuota;\n"
                            "     suggest: a suggestion is approximate or no instancetype fits a VM\n"
                            "     (with --check: a VM would be rewritten)"),
 )

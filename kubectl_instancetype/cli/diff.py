@@ -270,7 +270,7 @@ def _side(paths: tuple[str, ...], namespace: str, exclude: tuple[str, ...], cata
     written = _drift(loaded.documents, loaded.catalog, Options(namespace, loaded.config), stored) if drift else None
     from ..gitops.restart_impact import Revision
 
-    states = vm_states(result.items, result.problems, namespace, written)
+    states = _with_node_resources(vm_states(result.items, result.problems, namespace, written), loaded, namespace)
     revision = Revision(tuple(loaded.documents), loaded.catalog, loaded.config, stored,
                         {key: not state.error for key, state in states.items()},
                         refused_vms(loaded.problems, loaded.blamed, loaded.documents, namespace),
@@ -316,6 +316,23 @@ def refused_vms(problems: Sequence[ToolError], blamed: Sequence[Any], documents:
         meta = data.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
         out.setdefault((str(meta.get("namespace") or namespace), shown_name(meta)), problem)  # as vm_states keys it
+    return out
+
+
+def _with_node_resources(states: dict[tuple[str, str], VMState], loaded: Any,
+                         namespace: str) -> dict[tuple[str, str], VMState]:
+    """``states`` with the node-level requests and limits of each VM's launcher Pod, where it renders."""
+    from ..gitops.node_resources import of_pod
+    from ..render import render_each
+    from .launcher import launcher_renderer
+
+    out = dict(states)
+    renderer = launcher_renderer(loaded, None)
+    for item in render_each(loaded.documents, loaded.catalog, Options(namespace, loaded.config), renderer):
+        meta = item.document.data.get("metadata") or {}
+        key = (str(meta.get("namespace") or namespace), str(meta.get("name")))
+        if item.is_vm and item.problem is None and key in out and isinstance(item.rendered, dict):
+            out[key] = replace(out[key], node=of_pod(item.rendered))
     return out
 
 

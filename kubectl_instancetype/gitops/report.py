@@ -12,6 +12,7 @@ from typing import Any
 from ..escape import markdown as md
 from ..escape.terminal import lines, one_line
 from ..schemas import header
+from . import node_resources
 from .fields import FieldChange
 from .vmdiff import VMChange, VMState
 
@@ -53,11 +54,27 @@ def text(changes: Sequence[VMChange], base: str) -> str:
         out.extend(f"  {one_line(field.sentence())}\n" for field in change.fields)
         if change.after and change.after.drift:
             out.append(f"  {one_line(drift_line(change.after.drift))}\n")
+        out.extend(f"  node: {one_line(move.sentence())}\n" for move in node_moves(change))
         error = change.after.error if change.after else ""
         out.append(f"  error: {one_line(error)}\n" if error else lines(change.diff))
     shown = sum(c.status in SHOWN for c in changes)
+    out.extend(f"node total: {one_line(move.sentence())}\n" for move in node_total(changes))
     out.append(one_line(f"{shown} of {len(changes)} VirtualMachines change against {base}") + "\n")
     return "".join(out)
+
+
+def node_moves(change: VMChange) -> list[node_resources.Move]:
+    """What the change does to the node-level requests and limits of the VM's launcher Pod."""
+    return node_resources.moves(change.before.node if change.before else None,
+                                change.after.node if change.after else None)
+
+
+def node_total(changes: Sequence[VMChange]) -> list[node_resources.Move]:
+    """What the change does to the launcher Pods' requests and limits of all VMs together."""
+    if not any(s is not None and s.node is not None for c in changes for s in (c.before, c.after)):
+        return []
+    return node_resources.moves(node_resources.total(c.before.node for c in changes if c.before),
+                                node_resources.total(c.after.node for c in changes if c.after))
 
 
 def drift_line(pointers: Sequence[str]) -> str:
@@ -73,7 +90,7 @@ def _state(state: VMState | None) -> dict[str, Any] | None:
         return None
     return {"source": state.source, "instancetype": state.instancetype, "preference": state.preference,
             "vcpus": state.vcpus, "memory": state.memory, "error": state.error or None,
-            "drift": list(state.drift)}
+            "drift": list(state.drift), **({"node": node_resources.as_json(state.node)} if state.node else {})}
 
 
 def as_json(changes: Sequence[VMChange], base: str) -> str:
@@ -81,7 +98,10 @@ def as_json(changes: Sequence[VMChange], base: str) -> str:
     vms = [{"namespace": c.namespace, "name": c.name, "status": c.status, "cause": c.cause or None,
             "before": _state(c.before), "after": _state(c.after), "fields": [f.as_json() for f in c.fields],
             "diff": c.diff} for c in changes]
-    return json.dumps({**header("Diff"), "base": base, "vms": vms}, indent=2, ensure_ascii=False) + "\n"
+    total = [{"kind": m.kind, "resource": m.resource, "before": m.before or None, "after": m.after or None,
+              "delta": m.delta} for m in node_total(changes)]
+    out = {**header("Diff"), "base": base, "vms": vms, **({"node_total": total} if total else {})}
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
 
 
 def field_line(change: FieldChange) -> str:
@@ -116,8 +136,13 @@ def markdown(changes: Sequence[VMChange], base: str, cap: int = COMMENT_LIMIT, a
     shown = [c for c in changes if c.status in SHOWN]
     rows = [row(c) for c in shown]
 
+    node = [(f"{c.namespace}/{c.name}", move) for c in shown for move in node_moves(c)]
+    node += [("", move) for move in node_total(changes)]  # "": all VMs
+    gap = any(not move.before or not move.after for _, move in node)
+
     def comment(tabled: int, detailed: int) -> str:
         return template.render(marker=MARKER, base=base, total=len(changes), shown=len(shown), rows=rows[:tabled],
+                               node=node if tabled == len(shown) else [], node_gap=gap,
                                rows_left_out=len(shown) - tabled, changes=shown[:detailed],
                                left_out=len(shown) - detailed, cap=f"{cap:,}",
                                again=again or f"kubectl instancetype diff --base {base}")

@@ -20,6 +20,7 @@ from ..records import dataclass, field, replace
 from ..render import Item, shown_name, vm_label
 from ..yamlio.emit import dump_yaml
 from .fields import FieldChange, field_changes
+from .node_resources import NodeResources
 from .stored import stored_form
 from .udiff import unified
 
@@ -41,6 +42,7 @@ class VMState:
     rendered: Any = None  # the stored expansion; None when it failed
     origins: Mapping[Path, Origin] = field(default_factory=dict)  # by path in ``rendered`` (rendered explained)
     drift: tuple[str, ...] = ()  # JSON pointers the cluster will write into the applied file (when asked)
+    node: NodeResources | None = None  # its launcher Pod's requests and limits, when the Pod renders
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "SuggestionList": ("suggestion-list.json", "suggest -o json"),
     "DriftList": ("drift-list.json", "drift -o json"),
     "Explanation": ("explanation.json", "render --explain -o json (each item of the List for several)"),
+    "CapacityReport": ("capacity-report.json", "capacity -o json"),
 }
 
 
