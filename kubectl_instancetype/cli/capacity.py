@@ -23,8 +23,8 @@ FORMATS = ("table", "json", "markdown")
 @input_options(required=False)
 @catalog_options
 @click.option("-o", "--output", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table for people, json for platforms (kubectl instancetype schema CapacityReport), markdown for a pull "
-                   "request.")
+              help="table for people, json for platforms (kubectl instancetype schema CapacityReport), markdown "
+                   "for a pull request.")
 @click.option("--launcher-image", metavar="IMAGE",
               help="virt-controller's --launcher-image (as render --pod; it does not change what is counted).")
 @click.option("--quota-status", "from_status", is_flag=True,
