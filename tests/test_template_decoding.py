@@ -34,6 +34,11 @@ ERRORS = {
     "status-unknown-fields": (["-f", "status.yaml"], 1,
                               'strict decoding error: unknown field "status.bogus", unknown field '
                               '"status.conditions[0].extra"'),
+    "vm-slice-element-wrong-type": (["-f", "disk-not-a-map.yaml"], 1,
+                                    "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal "
+                                    "string into VMISpecAlias.domain.devices.disks.0 of type v1.Disk"),
+    "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
+                          "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,
                       "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: unsupported value: "
                       "+Inf"),

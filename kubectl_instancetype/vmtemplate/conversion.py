@@ -32,6 +32,7 @@ from ..quantity import QuantityError, from_json
 from ..schema.godecode import GO_INTEGERS
 from ..schema.gotime import parse_rfc3339
 from ..schema.tables import MAIN, Definitions, Node, kubevirt_definitions
+from .gojson import type_error
 from .substitution import json_kind
 
 VMI_SPEC = "v1.VirtualMachineInstanceSpec"
@@ -219,8 +220,7 @@ class _JSONDecoder:
             if not number and word.startswith("number"):
                 word = "number"
             self.first_at = where
-            field = "VMISpecAlias." + ".".join(str(step) for step in where)
-            self.first = f"json: cannot unmarshal {word} into Go struct field {field} of type {go_type}"
+            self.first = type_error(word, "VMISpecAlias", ".".join(str(step) for step in where), go_type)
 
     def go_type(self, node: Node, where: tuple[str | int, ...]) -> str:
         raw = node
@@ -347,8 +347,13 @@ def _status_unknown(converter: _Converter, status: dict[str, Any], release: str)
 
 
 def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[str | int, ...]) -> None:
-    if node.preserve_unknown:
+    if node.preserve_unknown or value is None:
         return
+    try:
+        _status_type(value, node)
+    except ConversionError as exc:
+        exc.path = at
+        raise
     if isinstance(value, dict) and node.properties:
         for key, item in value.items():
             if key in node.properties:
@@ -362,6 +367,25 @@ def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[
     elif isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
+
+
+def _status_type(value: Any, node: Node) -> None:
+    """``fromUnstructured``'s refusal of a status value of the wrong type (the CRD's status schema gives the
+    Go types): a struct or a map takes only a map, a slice only a list, a scalar only its kind; it ends the
+    conversion at once, before strict decoding names any unknown field."""
+    if node.format == "date-time":
+        _time(value)
+    elif node.int_or_string:
+        return
+    elif node.type == "object":
+        if not isinstance(value, dict):
+            restore = "struct from:" if node.properties or not isinstance(node.additional, Node) else "map from"
+            raise ConversionError(f"cannot restore {restore} {json_kind(value)}")
+    elif node.type == "array":
+        if not isinstance(value, list):
+            raise ConversionError(f"cannot restore slice from {json_kind(value)}")
+    elif node.type in ("string", "boolean", "integer", "number"):
+        _scalar(value, node)
 
 
 # ObjectMeta's fields in Go's declaration order, as encoding/json prints them (its maps with sorted keys)

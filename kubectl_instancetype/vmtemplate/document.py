@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 import struct
 from collections.abc import Mapping
 from typing import Any
 
 from ..api.golang import go_json
 from ..records import dataclass
+from .gojson import type_error
 from .parameters import Parameter
 
 _WRAP = "error unmarshaling JSON: while decoding JSON: "
+_ROOTLESS = re.compile(r"into (Go struct field )?\.")
 
 
 class DecodeError(ValueError):
@@ -89,8 +92,7 @@ def go_string(value: Any, where: tuple[str | int, ...], yaml: bool) -> str:
 
 def _type_error(value: Any, go_type: str, where: tuple[str | int, ...]) -> str:
     word = {bool: "bool", str: "string", list: "array", dict: "object"}.get(type(value), "number")
-    field = ".".join(str(step) for step in where)
-    return f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{field} of type {go_type}"
+    return _WRAP + type_error(word, "", ".".join(str(step) for step in where), go_type)
 
 
 def _bool(value: Any, where: tuple[str | int, ...]) -> bool:
@@ -252,8 +254,7 @@ def read_params(data: Any) -> dict[str, str]:
         if isinstance(value, (dict, list)):
             # Go names the map key as a field of no struct: the decoder is handed a *interface{} (sigs.k8s.io/yaml)
             word = "object" if isinstance(value, dict) else "array"
-            raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{key} of type string",
-                              (key,))
+            raise DecodeError(_WRAP + type_error(word, "", str(key), "string"), (key,))
         out[str(key)] = go_string(value, (key,), True)
     return out
 
@@ -274,7 +275,7 @@ def json_decode_error(data: Any, root: str, target: str = "") -> DecodeError | N
             read_template(data, yaml=False, openshift=True if target == "openshift" else None)
     except DecodeError as exc:
         text = str(exc).removeprefix(_WRAP)
-        return DecodeError(text.replace("into Go struct field .", f"into Go struct field {root}.", 1), exc.path)
+        return DecodeError(_ROOTLESS.sub(lambda m: f"into {m.group(1) or ''}{root}.", text, count=1), exc.path)
     return None
 
 
@@ -284,4 +285,4 @@ def _strict_params(data: Any) -> None:
     for key, value in data.items():
         if value is not None and not isinstance(value, str):
             word = {dict: "object", list: "array", bool: "bool"}.get(type(value), "number")
-            raise DecodeError(f"json: cannot unmarshal {word} into Go struct field .{key} of type string", (key,))
+            raise DecodeError(type_error(word, "", str(key), "string"), (key,))
