@@ -37,6 +37,12 @@ ERRORS = {
     "vm-slice-element-wrong-type": (["-f", "disk-not-a-map.yaml"], 1,
                                     "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal "
                                     "string into VMISpecAlias.domain.devices.disks.0 of type v1.Disk"),
+    "vm-named-string-type": (["-f", "disk-bus-number.yaml"], 1,
+                             "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal number "
+                             "into Go struct field VMISpecAlias.domain.devices.disks.0.disk.bus of type v1.DiskBus"),
+    "vm-alias-decoded-type": (["-f", "pod-network-not-a-map.yaml"], 1,
+                              "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool "
+                              "into Go value of type v1.PodNetworkAlias"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,

@@ -33,6 +33,7 @@ from ..schema.godecode import GO_INTEGERS
 from ..schema.gotime import parse_rfc3339
 from ..schema.tables import MAIN, Definitions, Node, kubevirt_definitions
 from .gojson import type_error
+from .gotypes import ALIASED, GO_STRINGS
 from .substitution import json_kind
 
 VMI_SPEC = "v1.VirtualMachineInstanceSpec"
@@ -204,6 +205,8 @@ class _JSONDecoder:
         self.defs = definitions
         self.first: str | None = None
         self.first_at: tuple[str | int, ...] = ()
+        self.root = "VMISpecAlias"  # the type a field path starts from: an alias type decodes on its own
+        self.base: tuple[str | int, ...] = ()
 
     def decode_root(self, value: Any, node: Node) -> Any:
         if not isinstance(value, dict):
@@ -220,7 +223,8 @@ class _JSONDecoder:
             if not number and word.startswith("number"):
                 word = "number"
             self.first_at = where
-            self.first = type_error(word, "VMISpecAlias", ".".join(str(step) for step in where), go_type)
+            self.first = type_error(word, self.root, ".".join(str(step) for step in where[len(self.base):]),
+                                    go_type)
 
     def go_type(self, node: Node, where: tuple[str | int, ...]) -> str:
         raw = node
@@ -237,7 +241,9 @@ class _JSONDecoder:
         if raw.type == "integer":
             pattern = tuple("*" if isinstance(step, int) else step for step in where)
             return GO_INTEGERS.get(pattern, _int_kind(raw))
-        return {"string": "string", "boolean": "bool", "number": "float64"}.get(str(raw.type), "interface {}")
+        if raw.type == "string":
+            return GO_STRINGS.get(tuple("*" if isinstance(step, int) else str(step) for step in where), "string")
+        return {"boolean": "bool", "number": "float64"}.get(str(raw.type), "interface {}")
 
     def value(self, value: Any, node: Node, where: tuple[str | int, ...]) -> Any:
         if value is None:
@@ -254,6 +260,9 @@ class _JSONDecoder:
             return _time(value)
         if resolved.int_or_string:
             return _int_or_string(value)
+        alias = ALIASED.get(_go_name(name)) if name is not None else None
+        if alias is not None:
+            return self.aliased(value, resolved, where, alias)
         if resolved.type == "object" or resolved.properties:
             if not isinstance(value, dict):
                 return self.type_error(value, go_type, where)
@@ -266,6 +275,21 @@ class _JSONDecoder:
             items = resolved.items
             return [self.value(v, items, (*where, i)) if items is not None else v for i, v in enumerate(value)]
         return self.scalar(value, resolved, go_type, where)
+
+    def aliased(self, value: Any, node: Node, where: tuple[str | int, ...], alias: str) -> Any:
+        """A type with its own ``UnmarshalJSON`` decoding through ``alias``: Go names the alias, not the path."""
+        if not isinstance(value, dict):
+            if self.first is None:
+                self.first_at = where
+                word = _json_word(value).split(" ")[0]
+                self.first = f"json: cannot unmarshal {word} into Go value of type v1.{alias}"
+            return None
+        saved = self.root, self.base
+        self.root, self.base = alias, where
+        try:
+            return self.struct(value, node, where)
+        finally:
+            self.root, self.base = saved
 
     def struct(self, value: dict[str, Any], node: Node, where: tuple[str | int, ...]) -> dict[str, Any]:
         props = node.properties
