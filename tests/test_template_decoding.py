@@ -43,6 +43,13 @@ ERRORS = {
     "vm-alias-decoded-type": (["-f", "pod-network-not-a-map.yaml"], 1,
                               "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool "
                               "into Go value of type v1.PodNetworkAlias"),
+    "template-metadata-in-json-key-order": (["-f", "metadata-wrong-types.yaml"], 3,
+                                            "error decoding VirtualMachineTemplate: error unmarshaling JSON: while "
+                                            "decoding JSON: json: cannot unmarshal string into Go struct field "
+                                            ".metadata.generation of type int64"),
+    "template-kind-not-converted": (["-f", "kind-number.yaml"], 3,
+                                    "error decoding VirtualMachineTemplate: error unmarshaling JSON: while decoding "
+                                    "JSON: json: cannot unmarshal number into Go struct field .kind of type string"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,

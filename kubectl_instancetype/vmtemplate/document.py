@@ -166,8 +166,6 @@ def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
                 out.append(item)
 
     for key, value in data.items():
-        if key in ("apiVersion", "kind") and scalar(value):
-            continue
         if key == "metadata":
             meta(value)
         elif openshift and key == "parameters":
@@ -198,6 +196,7 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
         kind = "v1.Template" if openshift else "v1beta1.VirtualMachineTemplate"
         raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type {kind}")
+    _type_meta_and_meta(data, yaml)
     meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
     annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
     name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
@@ -218,8 +217,116 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
         raise DecodeError(_type_error(spec, "v1beta1.VirtualMachineTemplateSpec", ("spec",)), ("spec",))
     parameters = _parameters(spec.get("parameters"), ("spec", "parameters"), yaml)
     message = go_string(spec.get("message"), ("spec", "message"), yaml)
+    _status(data.get("status"))
     return Template(parameters, message, spec.get("virtualMachine"), ("spec", "virtualMachine"), False, name,
                     annotations, isinstance(spec.get("parameters"), list))
+
+
+_META_STRINGS = frozenset(("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"))
+_META_INTS = frozenset(("generation", "deletionGracePeriodSeconds"))
+_META_TIMES = frozenset(("creationTimestamp", "deletionTimestamp"))
+_OWNER_TYPES = {"apiVersion": "string", "kind": "string", "name": "string", "uid": "types.UID",
+                "controller": "bool", "blockOwnerDeletion": "bool"}
+
+
+def _keys(value: dict[Any, Any], yaml: bool) -> list[Any]:
+    """The order encoding/json meets a map's keys in: sigs.k8s.io/yaml writes YAML as JSON with sorted keys."""
+    return sorted(value, key=str) if yaml else list(value)
+
+
+def _type_meta_and_meta(data: dict[str, Any], yaml: bool) -> None:
+    """``metav1.TypeMeta`` (inline: sigs.k8s.io/yaml does not see its fields, so no YAML scalar becomes their
+    string) and ``metav1.ObjectMeta`` of the template, as encoding/json refuses them: the first wrong value in
+    the order JSON holds them."""
+    for key in ("apiVersion", "kind"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise DecodeError(_type_error(value, "string", (key,)), (key,))
+    meta = data.get("metadata")
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise DecodeError(_type_error(meta, "v1.ObjectMeta", ("metadata",)), ("metadata",))
+    for key in _keys(meta, yaml):
+        value, at = meta[key], ("metadata", key)
+        if value is None:
+            continue
+        if key in _META_STRINGS:
+            go_string(value, at, yaml)
+        elif key in _META_INTS:
+            _int64(value, at)
+        elif key in _META_TIMES:
+            _time(value, at)
+        elif key in ("labels", "annotations"):
+            if not isinstance(value, dict):
+                raise DecodeError(_type_error(value, "map[string]string", at), at)
+            for name in _keys(value, yaml):
+                go_string(value[name], (*at, name), yaml)
+        elif key == "finalizers":
+            _list(value, "[]string", at, lambda item, where: go_string(item, where, yaml))
+        elif key == "ownerReferences":
+            _list(value, "[]v1.OwnerReference", at, lambda item, where: _owner(item, where, yaml))
+        elif key == "managedFields":
+            _list(value, "[]v1.ManagedFieldsEntry", at, _managed_field)
+
+
+def _list(value: Any, go_type: str, at: tuple[str | int, ...], item: Any) -> None:
+    if not isinstance(value, list):
+        raise DecodeError(_type_error(value, go_type, at), at)
+    for i, entry in enumerate(value):
+        if entry is not None:
+            item(entry, (*at, i))
+
+
+def _owner(value: Any, at: tuple[str | int, ...], yaml: bool) -> None:
+    if not isinstance(value, dict):
+        raise DecodeError(_type_error(value, "v1.OwnerReference", at), at)
+    for key in _keys(value, yaml):
+        go_type = _OWNER_TYPES.get(str(key))
+        if go_type is None or value[key] is None:
+            continue
+        if go_type == "bool":
+            _bool(value[key], (*at, key))
+        elif (isinstance(value[key], (dict, list)) or not yaml) and not isinstance(value[key], str):
+            raise DecodeError(_type_error(value[key], go_type, (*at, key)), (*at, key))
+
+
+def _managed_field(value: Any, at: tuple[str | int, ...]) -> None:
+    if not isinstance(value, dict):
+        raise DecodeError(_type_error(value, "v1.ManagedFieldsEntry", at), at)
+
+
+def _int64(value: Any, at: tuple[str | int, ...]) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DecodeError(_type_error(value, "int64", at), at)
+    if (isinstance(value, float) and not value.is_integer()) or not -(2**63) <= value < 2**63:
+        field = ".".join(str(step) for step in at)
+        raise DecodeError(_WRAP + type_error(f"number {go_json(value)}", "", field, "int64"), at)
+
+
+def _time(value: Any, at: tuple[str | int, ...]) -> None:
+    """``metav1.Time.UnmarshalJSON``: a string (or null) parsed as RFC 3339; its errors name no field."""
+    from ..schema.gotime import parse_rfc3339
+
+    if not isinstance(value, str):
+        word = {bool: "bool", list: "array", dict: "object"}.get(type(value), "number")
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type string", at)
+    parsed = parse_rfc3339(value)
+    if parsed.error:
+        raise DecodeError(_WRAP + parsed.error, at)
+
+
+def _status(status: Any) -> None:
+    """``v1beta1.VirtualMachineTemplateStatus``: an object whose ``conditions`` is a list (unknown fields are
+    ignored; the conditions' scalars are converted from YAML like every string field)."""
+    if status is None:
+        return
+    if not isinstance(status, dict):
+        raise DecodeError(_type_error(status, "v1beta1.VirtualMachineTemplateStatus", ("status",)), ("status",))
+    conditions = status.get("conditions")
+    if conditions is not None and not isinstance(conditions, list):
+        at = ("status", "conditions")
+        raise DecodeError(_type_error(conditions, "[]v1.Condition", at), at)
 
 
 class ConvertError(ValueError):
