@@ -50,6 +50,9 @@ ERRORS = {
     "template-kind-not-converted": (["-f", "kind-number.yaml"], 3,
                                     "error decoding VirtualMachineTemplate: error unmarshaling JSON: while decoding "
                                     "JSON: json: cannot unmarshal number into Go struct field .kind of type string"),
+    "openshift-inf-read-as-vmt": (["-f", "openshift-inf.yaml"], 3,
+                                  "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: "
+                                  "unsupported value: +Inf"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,

@@ -135,6 +135,14 @@ def _unsupported(value: Any) -> str | None:
     return None
 
 
+def is_openshift(data: Any) -> bool:
+    """Whether a first document is converted as an OpenShift Template before it is processed: its ``kind`` is
+    ``Template``, read as a decoder reads ``{kind}`` alone (every other field is untyped JSON there, so a
+    number JSON cannot hold anywhere — YAML's ``.inf`` — leaves the kind unread and the document is processed
+    as a VirtualMachineTemplate, which refuses that number)."""
+    return isinstance(data, dict) and data.get("kind") == "Template" and not _unsupported(data)
+
+
 _STRING_META = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
 _STRING_PARAMETER = ("name", "displayName", "description", "value", "generate", "from")
 
@@ -188,7 +196,7 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
     convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped).
     ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind."""
     if openshift is None:
-        openshift = isinstance(data, dict) and data.get("kind") == "Template"  # virtctl converts by kind alone
+        openshift = is_openshift(data)
     bad = _unsupported(_untyped(data, openshift) if isinstance(data, dict) else data)
     if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
         raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
@@ -333,16 +341,60 @@ class ConvertError(ValueError):
     """An OpenShift Template ``virtctl template convert`` refuses."""
 
 
-def raw_vm_error(vm: Any) -> str | None:
-    """``getVirtualMachineObject``'s refusal of the raw VM, as the field error's text; None when it is a map."""
+def raw_vm_error(vm: Any, converted: bool = False) -> str | None:
+    """``getVirtualMachineObject``'s refusal of the raw VM, as the field error's text; None when it is a map.
+    ``converted``: the VM of an OpenShift Template, whose raw bytes are those ``template convert -o json``
+    printed (``json.MarshalIndent`` with one space, the VM two levels deep)."""
     if vm is None:
         return "spec.virtualMachine: Invalid value: null: virtualMachine is required and cannot be empty"
     if isinstance(vm, dict):
         return None
-    raw = base64.b64encode(go_json(vm).encode("utf-8")).decode("ascii")
+    text = go_json(vm)
+    if converted:
+        text = _go_indent(text, "  ")
+    raw = base64.b64encode(text.encode("utf-8")).decode("ascii")
     word = {bool: "bool", str: "string", list: "array"}.get(type(vm), "number")
     return (f'spec.virtualMachine.raw: Invalid value: "{raw}": error decoding virtualMachine: json: cannot '
             f"unmarshal {word} into Go value of type map[string]interface {{}}")
+
+
+def _go_indent(compact: str, prefix: str) -> str:
+    """``json.Indent(compact, prefix, " ")`` as encoding/json's MarshalIndent writes a nested value: a newline
+    and the prefix plus one space per level after every ``[``/``{`` that is not empty, ``,`` and before a
+    closing bracket; ``": "`` after a key."""
+    out: list[str] = []
+    depth, in_string, escaped, i = 0, False, False, 0
+    while i < len(compact):
+        c = compact[i]
+        if in_string:
+            out.append(c)
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif c in "[{":
+            if i + 1 < len(compact) and compact[i + 1] in "]}":
+                out.append(c + compact[i + 1])
+                i += 1
+            else:
+                depth += 1
+                out.append(c + "\n" + prefix + " " * depth)
+        elif c in "]}":
+            depth -= 1
+            out.append("\n" + prefix + " " * depth + c)
+        elif c == ",":
+            out.append(",\n" + prefix + " " * depth)
+        elif c == ":":
+            out.append(": ")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def read_params(data: Any) -> dict[str, str]:

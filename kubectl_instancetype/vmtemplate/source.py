@@ -18,7 +18,15 @@ from ..errors import (
 )
 from ..records import dataclass
 from ..yamlio.load import Document, events, load_stream
-from .document import ConvertError, DecodeError, Template, json_decode_error, read_params, read_template
+from .document import (
+    ConvertError,
+    DecodeError,
+    Template,
+    is_openshift,
+    json_decode_error,
+    read_params,
+    read_template,
+)
 from .processor import LIMIT, ProcessError
 
 TEMPLATE_DECODE = "error decoding VirtualMachineTemplate: "
@@ -104,7 +112,7 @@ def load_template(text: str, source: str) -> LoadedTemplate:
     # JSON is read as YAML too: a number in a params file's JSON becomes its text (``1.0`` is "1", the corpus's
     # params.json), so the decoder converts JSON scalars to the target type as it converts YAML's
     yaml = True
-    openshift = isinstance(doc.data, dict) and doc.data.get("kind") == "Template"
+    openshift = is_openshift(doc.data)
     try:
         template = read_template(doc.data, yaml)
     except DecodeError as exc:
