@@ -53,6 +53,9 @@ ERRORS = {
     "openshift-inf-read-as-vmt": (["-f", "openshift-inf.yaml"], 3,
                                   "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: "
                                   "unsupported value: +Inf"),
+    "openshift-parameters-type": (["-f", "openshift-parameters-map.yaml"], 3,
+                                  "error decoding Template: error unmarshaling JSON: while decoding JSON: json: "
+                                  "cannot unmarshal object into Go struct field .parameters of type []v1.Parameter"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,

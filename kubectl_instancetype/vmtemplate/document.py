@@ -103,11 +103,13 @@ def _bool(value: Any, where: tuple[str | int, ...]) -> bool:
     raise DecodeError(_type_error(value, "bool", where), where)
 
 
-def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[Parameter, ...]:
+def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool, package: str = "v1beta1"
+                ) -> tuple[Parameter, ...]:
+    """``[]v1beta1.Parameter`` (``[]v1.Parameter`` of template.openshift.io for an OpenShift Template)."""
     if items is None:
         return ()
     if not isinstance(items, list):
-        raise DecodeError(_type_error(items, "[]v1beta1.Parameter", where), where)
+        raise DecodeError(_type_error(items, f"[]{package}.Parameter", where), where)
     out = []
     fields = (("name", "name"), ("displayName", "display_name"), ("description", "description"),
               ("value", "value"), ("generate", "generate"), ("from", "source"))
@@ -117,7 +119,7 @@ def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[P
             out.append(Parameter())
             continue
         if not isinstance(item, dict):
-            raise DecodeError(_type_error(item, "v1beta1.Parameter", at), at)
+            raise DecodeError(_type_error(item, f"{package}.Parameter", at), at)
         values = {attr: go_string(item.get(key), (*at, key), yaml) for key, attr in fields}
         out.append(Parameter(**values, required=_bool(item.get("required"), (*at, "required"))))
     return tuple(out)
@@ -209,7 +211,13 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
     annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
     name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
     if openshift:  # any apiVersion: a legacy "v1" too
-        parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
+        labels = data.get("labels")  # the labels oc process gives the objects: dropped, but decoded
+        if labels is not None:
+            if not isinstance(labels, dict):
+                raise DecodeError(_type_error(labels, "map[string]string", ("labels",)), ("labels",))
+            for key in _keys(labels, yaml):
+                go_string(labels[key], ("labels", key), yaml)
+        parameters = _parameters(data.get("parameters"), ("parameters",), yaml, "v1")
         message = go_string(data.get("message"), ("message",), yaml)
         objects = data.get("objects")
         if objects is not None and not isinstance(objects, list):
