@@ -92,3 +92,11 @@ def test_explain_names_the_parameter_behind_a_value() -> None:
     out, _err, _status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain", "-o", "json"], here)
     assert json.loads(out)["origins"]["/metadata/name"] == {"source": "template", "text": "template parameter NAME",
                                                               "name": "template parameter NAME"}
+
+
+def test_print_params_of_an_openshift_template_of_several_objects() -> None:
+    """virtctl's --print-params reads no OpenShift Template (it prints null for one); this tool converts them
+    for process, so it prints their parameters, whatever the number of objects convert would refuse."""
+    out, err, status = invoke_cli(["template", "process", "--print-params", "-f", "openshift-two-objects.yaml",
+                                   "-o", "json"], DATA)
+    assert (status, err) == (0, "") and json.loads(out) == [{"name": "NAME", "required": True}]

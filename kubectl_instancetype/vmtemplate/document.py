@@ -193,10 +193,12 @@ def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
     return out
 
 
-def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -> Template:
+def read_template(data: Any, yaml: bool = True, openshift: bool | None = None, one_object: bool = True) -> Template:
     """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
     convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped).
-    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind."""
+    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind.
+    ``one_object``: False when only the parameters are wanted (``--print-params``): an OpenShift Template of
+    several objects or none is read all the same (its VM ``None``)."""
     if openshift is None:
         openshift = is_openshift(data)
     bad = _unsupported(_untyped(data, openshift) if isinstance(data, dict) else data)
@@ -222,9 +224,10 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
         objects = data.get("objects")
         if objects is not None and not isinstance(objects, list):
             raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
-        if not objects or len(objects) != 1:
+        if (not objects or len(objects) != 1) and one_object:
             raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
-        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations,
+        vm = objects[0] if objects and len(objects) == 1 else None
+        return Template(parameters, message, vm, ("objects", 0), True, name, annotations,
                         isinstance(data.get("parameters"), list))
     spec = data.get("spec")
     if spec is None:

@@ -103,9 +103,10 @@ def _has_content(text: str) -> bool:
                for line in text.splitlines())
 
 
-def load_template(text: str, source: str) -> LoadedTemplate:
+def load_template(text: str, source: str, one_object: bool = True) -> LoadedTemplate:
     """The template of a file's first document; :class:`TemplateInputError` or :class:`TemplateError`
-    (OpenShift conversion) located in the file."""
+    (OpenShift conversion) located in the file. ``one_object``: False to read an OpenShift Template's
+    parameters whatever the number of its objects."""
     doc = _first_document(text, source, TEMPLATE_DECODE)
     if doc is None:
         raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
@@ -114,7 +115,7 @@ def load_template(text: str, source: str) -> LoadedTemplate:
     yaml = True
     openshift = is_openshift(doc.data)
     try:
-        template = read_template(doc.data, yaml)
+        template = read_template(doc.data, yaml, one_object=one_object)
     except DecodeError as exc:
         prefix = OPENSHIFT_DECODE if openshift else TEMPLATE_DECODE
         if _is_json(text) and "unsupported value" not in str(exc):
