@@ -56,6 +56,9 @@ ERRORS = {
     "openshift-parameters-type": (["-f", "openshift-parameters-map.yaml"], 3,
                                   "error decoding Template: error unmarshaling JSON: while decoding JSON: json: "
                                   "cannot unmarshal object into Go struct field .parameters of type []v1.Parameter"),
+    "template-of-comments-only": (["-f", "comment-only.yaml"], 1,
+                                  "error validating template parameters: spec.virtualMachine: Invalid value: null: "
+                                  "virtualMachine is required and cannot be empty"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,
@@ -100,3 +103,11 @@ def test_print_params_of_an_openshift_template_of_several_objects() -> None:
     out, err, status = invoke_cli(["template", "process", "--print-params", "-f", "openshift-two-objects.yaml",
                                    "-o", "json"], DATA)
     assert (status, err) == (0, "") and json.loads(out) == [{"name": "NAME", "required": True}]
+
+
+def test_a_params_file_of_comments_only_holds_no_values() -> None:
+    """Only an empty file is EOF for apimachinery's decoder; comments, blank lines or ``---`` are a null
+    document, which leaves the values empty."""
+    _out, _err, status = invoke_cli(["template", "process", "-f", "inf.yaml", "--params-file",
+                                     "comment-only.params.yaml", "-o", "json"], DATA)
+    assert status == 0

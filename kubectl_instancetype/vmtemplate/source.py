@@ -98,18 +98,15 @@ def _is_json(text: str) -> bool:
     return text.lstrip(" \t\r\n\ufeff").startswith("{")
 
 
-def _has_content(text: str) -> bool:
-    return any(line.strip() and not line.lstrip().startswith(("#", "---", "..."))
-               for line in text.splitlines())
-
-
 def load_template(text: str, source: str, one_object: bool = True) -> LoadedTemplate:
     """The template of a file's first document; :class:`TemplateInputError` or :class:`TemplateError`
     (OpenShift conversion) located in the file. ``one_object``: False to read an OpenShift Template's
     parameters whatever the number of its objects."""
     doc = _first_document(text, source, TEMPLATE_DECODE)
     if doc is None:
-        raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
+        if not text:  # only an empty file has no document; any other text is a null one (an empty template)
+            raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
+        doc = Document({}, source, 0, 1, 1, text)
     # JSON is read as YAML too: a number in a params file's JSON becomes its text (``1.0`` is "1", the corpus's
     # params.json), so the decoder converts JSON scalars to the target type as it converts YAML's
     yaml = True
@@ -130,7 +127,7 @@ def load_params(text: str, source: str) -> dict[str, str]:
     """The values of a params file (a YAML or JSON map of strings)."""
     doc = _first_document(text, source, PARAMS_DECODE)
     if doc is None:
-        if _has_content(text):  # a null document: the decoder leaves the map empty
+        if text:  # a null document (blank lines, comments, ---): the decoder leaves the map empty
             return {}
         raise TemplateInputError(f"{PARAMS_DECODE}EOF", Location(source))
     try:
@@ -202,7 +199,9 @@ def convert_template(text: str, source: str) -> dict[str, Any]:
 
     doc = _first_document(text, source, OPENSHIFT_DECODE)
     if doc is None:
-        raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+        if not text:
+            raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+        doc = Document({}, source, 0, 1, 1, text)
     try:
         return converted(doc.data, _is_json(text))
     except DecodeError as exc:
