@@ -111,3 +111,11 @@ def test_a_params_file_of_comments_only_holds_no_values() -> None:
     _out, _err, status = invoke_cli(["template", "process", "-f", "inf.yaml", "--params-file",
                                      "comment-only.params.yaml", "-o", "json"], DATA)
     assert status == 0
+
+
+def test_null_list_items_and_map_values_are_go_zero_values() -> None:
+    """encoding/json decodes null into a list's struct or a map's string as the zero value, which Go prints
+    with the fields that have no omitempty (a disk's name)."""
+    out, _err, status = invoke_cli(["template", "process", "-f", "null-disk.yaml", "-o", "json"], DATA)
+    spec = json.loads(out)["spec"]["template"]["spec"]
+    assert status == 0 and spec["domain"]["devices"]["disks"] == [{"name": ""}] and spec["nodeSelector"] == {"zone": ""}

@@ -268,12 +268,14 @@ class _JSONDecoder:
                 return self.type_error(value, go_type, where)
             if resolved.properties or not isinstance(resolved.additional, Node):
                 return self.struct(value, resolved, where)
-            return {k: self.value(v, resolved.additional, (*where, k)) for k, v in value.items()}
+            return {k: self.zero_if_null(self.value(v, resolved.additional, (*where, k)), resolved.additional)
+                    for k, v in value.items()}
         if resolved.type == "array":
             if not isinstance(value, list):
                 return self.type_error(value, go_type, where)
             items = resolved.items
-            return [self.value(v, items, (*where, i)) if items is not None else v for i, v in enumerate(value)]
+            return [self.zero_if_null(self.value(v, items, (*where, i)), items) if items is not None else v
+                    for i, v in enumerate(value)]
         return self.scalar(value, resolved, go_type, where)
 
     def aliased(self, value: Any, node: Node, where: tuple[str | int, ...], alias: str) -> Any:
@@ -291,6 +293,23 @@ class _JSONDecoder:
         finally:
             self.root, self.base = saved
 
+    def resolve(self, node: Node) -> tuple[Node, str | None]:
+        name = None
+        while node.ref is not None:
+            name = node.ref
+            node = self.defs.nodes[node.ref]
+        return node, name
+
+    def zero_if_null(self, value: Any, node: Node) -> Any:
+        """A list item or map value decoded from ``null``: Go's zero value of its type (a struct printed with
+        its fields that have no omitempty)."""
+        if value is not None:
+            return value
+        resolved, _ = self.resolve(node)
+        if resolved.properties:
+            return self.struct({}, resolved, ())
+        return _zero(resolved)
+
     def struct(self, value: dict[str, Any], node: Node, where: tuple[str | int, ...]) -> dict[str, Any]:
         props = node.properties
         folded = {key.lower(): key for key in props}
@@ -302,6 +321,11 @@ class _JSONDecoder:
             converted = self.value(item, props[name], (*where, name))
             if converted is not None:
                 out[name] = converted
+        for name in node.required:  # the fields without omitempty: Go prints their zero value
+            if name not in out and name in props:
+                resolved, _ = self.resolve(props[name])
+                if resolved.type in ("string", "boolean", "integer", "number") and not resolved.int_or_string:
+                    out[name] = _zero(resolved)
         return out
 
     def scalar(self, value: Any, node: Node, go_type: str, where: tuple[str | int, ...]) -> Any:
