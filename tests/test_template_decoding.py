@@ -59,6 +59,11 @@ ERRORS = {
     "template-of-comments-only": (["-f", "comment-only.yaml"], 1,
                                   "error validating template parameters: spec.virtualMachine: Invalid value: null: "
                                   "virtualMachine is required and cannot be empty"),
+    "json-syntax-error-when-yaml-fails-too": (["-f", "octal-in-json.json"], 3,
+                                              "error decoding VirtualMachineTemplate: json: offset 137: invalid "
+                                              "character '1' after object key:value pair"),
+    "json-params-cut-short": (["-f", "inf.yaml", "--params-file", "truncated.params.json"], 3,
+                              "error reading params file: unexpected EOF"),
     "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,

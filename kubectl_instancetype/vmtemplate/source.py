@@ -27,6 +27,7 @@ from .document import (
     read_params,
     read_template,
 )
+from .jsonsyntax import json_syntax_error
 from .processor import LIMIT, ProcessError
 
 TEMPLATE_DECODE = "error decoding VirtualMachineTemplate: "
@@ -84,6 +85,9 @@ def _first_document(text: str, source: str, prefix: str) -> Document | None:
     try:
         docs = load_stream(text, source, nonfinite=True)  # .inf in a string field is processed (see document)
     except InputError as exc:
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:  # JSON failed first: its error is the one returned when YAML fails too
+            raise TemplateInputError(prefix + syntax, exc.location or Location(source)) from None
         problem = go_yaml_problem(text)
         if problem is None:
             raise
@@ -115,7 +119,10 @@ def load_template(text: str, source: str, one_object: bool = True) -> LoadedTemp
         template = read_template(doc.data, yaml, one_object=one_object)
     except DecodeError as exc:
         prefix = OPENSHIFT_DECODE if openshift else TEMPLATE_DECODE
-        if _is_json(text) and "unsupported value" not in str(exc):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text) and "unsupported value" not in str(exc):
             exc = json_decode_error(doc.data, "Template" if openshift else "VirtualMachineTemplate") or exc
         raise TemplateInputError(prefix + str(exc), doc.locate(exc.path)) from None
     except ConvertError as exc:
@@ -133,7 +140,10 @@ def load_params(text: str, source: str) -> dict[str, str]:
     try:
         return read_params(doc.data)
     except DecodeError as exc:
-        if _is_json(text):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text):
             exc = json_decode_error(doc.data, "", "params") or exc
         raise TemplateInputError(PARAMS_DECODE + str(exc), doc.locate(exc.path)) from None
 
@@ -205,7 +215,10 @@ def convert_template(text: str, source: str) -> dict[str, Any]:
     try:
         return converted(doc.data, _is_json(text))
     except DecodeError as exc:
-        if _is_json(text) and "unsupported value" not in str(exc):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text) and "unsupported value" not in str(exc):
             exc = json_decode_error(doc.data, "Template", "openshift") or exc
         raise TemplateInputError(OPENSHIFT_DECODE + str(exc), doc.locate(exc.path)) from None
     except ConvertError as exc:
