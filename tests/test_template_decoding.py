@@ -40,6 +40,9 @@ ERRORS = {
     "vm-named-string-type": (["-f", "disk-bus-number.yaml"], 1,
                              "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal number "
                              "into Go struct field VMISpecAlias.domain.devices.disks.0.disk.bus of type v1.DiskBus"),
+    "vm-named-map-type": (["-f", "requests-not-a-map.yaml"], 1,
+                          "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal string "
+                          "into Go struct field VMISpecAlias.domain.resources.requests of type v1.ResourceList"),
     "vm-alias-decoded-type": (["-f", "pod-network-not-a-map.yaml"], 1,
                               "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool "
                               "into Go value of type v1.PodNetworkAlias"),

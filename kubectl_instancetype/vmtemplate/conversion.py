@@ -33,7 +33,7 @@ from ..schema.godecode import GO_INTEGERS
 from ..schema.gotime import parse_rfc3339
 from ..schema.tables import MAIN, Definitions, Node, kubevirt_definitions
 from .gojson import type_error
-from .gotypes import ALIASED, GO_STRINGS
+from .gotypes import ALIASED, GO_NAMED
 from .substitution import json_kind
 
 VMI_SPEC = "v1.VirtualMachineInstanceSpec"
@@ -234,6 +234,9 @@ class _JSONDecoder:
             raw = self.defs.nodes[raw.ref]
         if name is not None:
             return _go_name(name)
+        named = GO_NAMED.get(tuple("*" if isinstance(step, int) else str(step) for step in where))
+        if named is not None:
+            return named
         if raw.type == "array":
             return "[]" + (self.go_type(raw.items, where) if raw.items is not None else "interface {}")
         if raw.type == "object" and isinstance(raw.additional, Node):
@@ -241,9 +244,7 @@ class _JSONDecoder:
         if raw.type == "integer":
             pattern = tuple("*" if isinstance(step, int) else step for step in where)
             return GO_INTEGERS.get(pattern, _int_kind(raw))
-        if raw.type == "string":
-            return GO_STRINGS.get(tuple("*" if isinstance(step, int) else str(step) for step in where), "string")
-        return {"boolean": "bool", "number": "float64"}.get(str(raw.type), "interface {}")
+        return {"string": "string", "boolean": "bool", "number": "float64"}.get(str(raw.type), "interface {}")
 
     def value(self, value: Any, node: Node, where: tuple[str | int, ...]) -> Any:
         if value is None:

@@ -1,8 +1,9 @@
 """The Go types encoding/json names for the VMI spec's fields (``json: cannot unmarshal number into Go struct
 field VMISpecAlias.domain.devices.disks.0.disk.bus of type v1.DiskBus``) where the OpenAPI definitions say only
-``string``: the named string types of kubevirt.io/api/core/v1 (``schema.go``, ``types.go``) and
-k8s.io/api/core/v1 at kubevirt/kubevirt d923fdb8, by path below ``spec.template.spec`` ("*" for the items of a
-list). The integers narrower than int64 are ``schema.godecode.GO_INTEGERS``.
+``string``: the named string and map types of kubevirt.io/api/core/v1 (``schema.go``, ``types.go``) and
+k8s.io/api/core/v1 (``v1.DiskBus``, ``v1.ResourceList``) and the fields of Go's ``int``, at kubevirt/kubevirt
+d923fdb8, by path below ``spec.template.spec`` ("*" for the items of a list or a map's values). The other
+integers narrower than int64 are ``schema.godecode.GO_INTEGERS``.
 
 The types that decode themselves through an alias (``UnmarshalJSON`` in ``schema.go``) name the alias, from
 the value they decode: ``Go value of type v1.PodNetworkAlias`` for a value that is no object, ``Go struct field
@@ -11,7 +12,7 @@ DHCPOptionsAlias.ntpServers of type []string`` for a field of the wrong type.
 
 from __future__ import annotations
 
-GO_STRINGS: dict[tuple[str, ...], str] = {
+GO_NAMED: dict[tuple[str, ...], str] = {
     ('affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', '*', 'preference',
      'matchExpressions', '*', 'operator'): 'v1.NodeSelectorOperator',
     ('affinity', 'nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution', '*', 'preference',
@@ -26,6 +27,7 @@ GO_STRINGS: dict[tuple[str, ...], str] = {
     ('domain', 'clock', 'timer', 'rtc', 'tickPolicy'): 'v1.RTCTickPolicy',
     ('domain', 'clock', 'timer', 'rtc', 'track'): 'v1.RTCTimerTrack',
     ('domain', 'clock', 'timezone'): 'v1.ClockOffsetTimezone',
+    ('domain', 'clock', 'utc', 'offsetSeconds'): 'int',
     ('domain', 'devices', 'disks', '*', 'cache'): 'v1.DriverCache',
     ('domain', 'devices', 'disks', '*', 'cdrom', 'bus'): 'v1.DiskBus',
     ('domain', 'devices', 'disks', '*', 'cdrom', 'tray'): 'v1.TrayState',
@@ -35,6 +37,8 @@ GO_STRINGS: dict[tuple[str, ...], str] = {
     ('domain', 'devices', 'disks', '*', 'lun', 'bus'): 'v1.DiskBus',
     ('domain', 'devices', 'inputs', '*', 'bus'): 'v1.InputBus',
     ('domain', 'devices', 'inputs', '*', 'type'): 'v1.InputType',
+    ('domain', 'devices', 'interfaces', '*', 'acpiIndex'): 'int',
+    ('domain', 'devices', 'interfaces', '*', 'dhcpOptions', 'privateOptions', '*', 'option'): 'int',
     ('domain', 'devices', 'interfaces', '*', 'state'): 'v1.InterfaceState',
     ('domain', 'devices', 'panicDevices', '*', 'model'): 'v1.PanicDeviceModel',
     ('domain', 'devices', 'watchdog', 'diag288', 'action'): 'v1.WatchdogAction',
@@ -43,6 +47,8 @@ GO_STRINGS: dict[tuple[str, ...], str] = {
     ('domain', 'ioThreadsPolicy'): 'v1.IOThreadsPolicy',
     ('domain', 'memory', 'reservedOverhead', 'memLock'): 'v1.MemLockRequirement',
     ('domain', 'rebootPolicy'): 'v1.RebootPolicy',
+    ('domain', 'resources', 'limits'): 'v1.ResourceList',
+    ('domain', 'resources', 'requests'): 'v1.ResourceList',
     ('evictionStrategy',): 'v1.EvictionStrategy',
     ('livenessProbe', 'httpGet', 'scheme'): 'v1.URIScheme',
     ('readinessProbe', 'httpGet', 'scheme'): 'v1.URIScheme',
