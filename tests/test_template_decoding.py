@@ -43,6 +43,9 @@ ERRORS = {
     "vm-named-map-type": (["-f", "requests-not-a-map.yaml"], 1,
                           "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal string "
                           "into Go struct field VMISpecAlias.domain.resources.requests of type v1.ResourceList"),
+    "vm-int-or-string": (["-f", "probe-port-bool.yaml"], 1,
+                         "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool into Go "
+                         "value of type int32"),
     "vm-alias-decoded-type": (["-f", "pod-network-not-a-map.yaml"], 1,
                               "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool "
                               "into Go value of type v1.PodNetworkAlias"),

@@ -259,7 +259,7 @@ class _JSONDecoder:
             return _quantity(value)
         if name == TIME:
             return _time(value)
-        if resolved.int_or_string:
+        if resolved.int_or_string or set(resolved.types) == {"string", "number"}:  # IntOrString (a probe's port)
             return _int_or_string(value)
         alias = ALIASED.get(_go_name(name)) if name is not None else None
         if alias is not None:
