@@ -130,3 +130,10 @@ def test_null_list_items_and_map_values_are_go_zero_values() -> None:
     out, _err, status = invoke_cli(["template", "process", "-f", "null-disk.yaml", "-o", "json"], DATA)
     spec = json.loads(out)["spec"]["template"]["spec"]
     assert status == 0 and spec["domain"]["devices"]["disks"] == [{"name": ""}] and spec["nodeSelector"] == {"zone": ""}
+
+
+def test_the_status_prints_its_fields_without_omitempty() -> None:
+    """virtctl prints the typed status: a condition without ``status`` has it empty (no omitempty in Go)."""
+    out, _err, status = invoke_cli(["template", "process", "-f", "status-condition-without-status.yaml", "-o",
+                                    "json"], DATA)
+    assert status == 0 and json.loads(out)["status"] == {"conditions": [{"type": "Ready", "status": ""}]}

@@ -380,7 +380,7 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
         found = sorted(converter.unknown)
         raise ConversionError("strict decoding error: " + ", ".join(found), converter.unknown_at.get(found[0]))
     out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _meta_order(_omit_meta(meta)),
-           "spec": _printed_spec(spec or {}), "status": status or {}}
+           "spec": _printed_spec(spec or {}), "status": _printed_status(status or {}, release)}
     encode_vm(out)
     return out
 
@@ -416,6 +416,30 @@ def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[
     elif isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
+
+
+def _printed_status(status: dict[str, Any], release: str) -> dict[str, Any]:
+    """The status as Go prints the typed one: the fields without omitempty (a condition's ``status`` and
+    ``type``: the CRD's required ones) with their zero value when absent; a copy, the input unchanged."""
+    from ..schema.tables import crd_schemas
+
+    node = crd_schemas(release)["VirtualMachine"].properties.get("status")
+    return _with_zeros(status, node) if node is not None and status else status
+
+
+def _with_zeros(value: Any, node: Any) -> Any:
+    if node is None or node.preserve_unknown:
+        return value
+    if isinstance(value, dict) and node.properties:
+        out = {key: _with_zeros(item, node.properties.get(key)) for key, item in value.items()}
+        for name in node.required:
+            child = node.properties.get(name)
+            if name not in out and child is not None and child.type in ("string", "boolean", "integer"):
+                out[name] = _zero(child)
+        return out
+    if isinstance(value, list) and node.items is not None:
+        return [_with_zeros(item, node.items) for item in value]
+    return value
 
 
 def _status_type(value: Any, node: Node) -> None:
