@@ -34,6 +34,44 @@ ERRORS = {
     "status-unknown-fields": (["-f", "status.yaml"], 1,
                               'strict decoding error: unknown field "status.bogus", unknown field '
                               '"status.conditions[0].extra"'),
+    "vm-slice-element-wrong-type": (["-f", "disk-not-a-map.yaml"], 1,
+                                    "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal "
+                                    "string into VMISpecAlias.domain.devices.disks.0 of type v1.Disk"),
+    "vm-named-string-type": (["-f", "disk-bus-number.yaml"], 1,
+                             "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal number "
+                             "into Go struct field VMISpecAlias.domain.devices.disks.0.disk.bus of type v1.DiskBus"),
+    "vm-named-map-type": (["-f", "requests-not-a-map.yaml"], 1,
+                          "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal string "
+                          "into Go struct field VMISpecAlias.domain.resources.requests of type v1.ResourceList"),
+    "vm-int-or-string": (["-f", "probe-port-bool.yaml"], 1,
+                         "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool into Go "
+                         "value of type int32"),
+    "vm-alias-decoded-type": (["-f", "pod-network-not-a-map.yaml"], 1,
+                              "failed to convert unstructured object to VirtualMachine: json: cannot unmarshal bool "
+                              "into Go value of type v1.PodNetworkAlias"),
+    "template-metadata-in-json-key-order": (["-f", "metadata-wrong-types.yaml"], 3,
+                                            "error decoding VirtualMachineTemplate: error unmarshaling JSON: while "
+                                            "decoding JSON: json: cannot unmarshal string into Go struct field "
+                                            ".metadata.generation of type int64"),
+    "template-kind-not-converted": (["-f", "kind-number.yaml"], 3,
+                                    "error decoding VirtualMachineTemplate: error unmarshaling JSON: while decoding "
+                                    "JSON: json: cannot unmarshal number into Go struct field .kind of type string"),
+    "openshift-inf-read-as-vmt": (["-f", "openshift-inf.yaml"], 3,
+                                  "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: "
+                                  "unsupported value: +Inf"),
+    "openshift-parameters-type": (["-f", "openshift-parameters-map.yaml"], 3,
+                                  "error decoding Template: error unmarshaling JSON: while decoding JSON: json: "
+                                  "cannot unmarshal object into Go struct field .parameters of type []v1.Parameter"),
+    "template-of-comments-only": (["-f", "comment-only.yaml"], 1,
+                                  "error validating template parameters: spec.virtualMachine: Invalid value: null: "
+                                  "virtualMachine is required and cannot be empty"),
+    "json-syntax-error-when-yaml-fails-too": (["-f", "octal-in-json.json"], 3,
+                                              "error decoding VirtualMachineTemplate: json: offset 137: invalid "
+                                              "character '1' after object key:value pair"),
+    "json-params-cut-short": (["-f", "inf.yaml", "--params-file", "truncated.params.json"], 3,
+                              "error reading params file: unexpected EOF"),
+    "status-wrong-type": (["-f", "status-conditions-not-a-list.yaml"], 1,
+                          "failed to convert unstructured object to VirtualMachine: cannot restore slice from string"),
     "inf-in-the-vm": (["-f", "inf-in-vm.yaml"], 3,
                       "error decoding VirtualMachineTemplate: error converting YAML to JSON: json: unsupported value: "
                       "+Inf"),
@@ -68,3 +106,34 @@ def test_explain_names_the_parameter_behind_a_value() -> None:
     out, _err, _status = invoke_cli(["render", "-f", "templates/web.yaml", "--explain", "-o", "json"], here)
     assert json.loads(out)["origins"]["/metadata/name"] == {"source": "template", "text": "template parameter NAME",
                                                               "name": "template parameter NAME"}
+
+
+def test_print_params_of_an_openshift_template_of_several_objects() -> None:
+    """virtctl's --print-params reads no OpenShift Template (it prints null for one); this tool converts them
+    for process, so it prints their parameters, whatever the number of objects convert would refuse."""
+    out, err, status = invoke_cli(["template", "process", "--print-params", "-f", "openshift-two-objects.yaml",
+                                   "-o", "json"], DATA)
+    assert (status, err) == (0, "") and json.loads(out) == [{"name": "NAME", "required": True}]
+
+
+def test_a_params_file_of_comments_only_holds_no_values() -> None:
+    """Only an empty file is EOF for apimachinery's decoder; comments, blank lines or ``---`` are a null
+    document, which leaves the values empty."""
+    _out, _err, status = invoke_cli(["template", "process", "-f", "inf.yaml", "--params-file",
+                                     "comment-only.params.yaml", "-o", "json"], DATA)
+    assert status == 0
+
+
+def test_null_list_items_and_map_values_are_go_zero_values() -> None:
+    """encoding/json decodes null into a list's struct or a map's string as the zero value, which Go prints
+    with the fields that have no omitempty (a disk's name)."""
+    out, _err, status = invoke_cli(["template", "process", "-f", "null-disk.yaml", "-o", "json"], DATA)
+    spec = json.loads(out)["spec"]["template"]["spec"]
+    assert status == 0 and spec["domain"]["devices"]["disks"] == [{"name": ""}] and spec["nodeSelector"] == {"zone": ""}
+
+
+def test_the_status_prints_its_fields_without_omitempty() -> None:
+    """virtctl prints the typed status: a condition without ``status`` has it empty (no omitempty in Go)."""
+    out, _err, status = invoke_cli(["template", "process", "-f", "status-condition-without-status.yaml", "-o",
+                                    "json"], DATA)
+    assert status == 0 and json.loads(out)["status"] == {"conditions": [{"type": "Ready", "status": ""}]}

@@ -142,7 +142,8 @@ def _print_params(file: str, output: str) -> None:
     from ..vmtemplate.printed import parameters
 
     try:
-        loaded = load_template(read_text(_source(file)), _source(file).display)
+        # an OpenShift Template's parameters are printed whatever its objects (virtctl reads no Template here)
+        loaded = load_template(read_text(_source(file)), _source(file).display, one_object=False)
     except ToolError as exc:
         finish(RunResult((_prefixed(exc, "error printing template parameters: "),)))
     _emit(parameters(loaded.template), output)

@@ -32,6 +32,8 @@ from ..quantity import QuantityError, from_json
 from ..schema.godecode import GO_INTEGERS
 from ..schema.gotime import parse_rfc3339
 from ..schema.tables import MAIN, Definitions, Node, kubevirt_definitions
+from .gojson import type_error
+from .gotypes import ALIASED, GO_NAMED
 from .substitution import json_kind
 
 VMI_SPEC = "v1.VirtualMachineInstanceSpec"
@@ -203,6 +205,8 @@ class _JSONDecoder:
         self.defs = definitions
         self.first: str | None = None
         self.first_at: tuple[str | int, ...] = ()
+        self.root = "VMISpecAlias"  # the type a field path starts from: an alias type decodes on its own
+        self.base: tuple[str | int, ...] = ()
 
     def decode_root(self, value: Any, node: Node) -> Any:
         if not isinstance(value, dict):
@@ -219,8 +223,8 @@ class _JSONDecoder:
             if not number and word.startswith("number"):
                 word = "number"
             self.first_at = where
-            field = "VMISpecAlias." + ".".join(str(step) for step in where)
-            self.first = f"json: cannot unmarshal {word} into Go struct field {field} of type {go_type}"
+            self.first = type_error(word, self.root, ".".join(str(step) for step in where[len(self.base):]),
+                                    go_type)
 
     def go_type(self, node: Node, where: tuple[str | int, ...]) -> str:
         raw = node
@@ -230,6 +234,9 @@ class _JSONDecoder:
             raw = self.defs.nodes[raw.ref]
         if name is not None:
             return _go_name(name)
+        named = GO_NAMED.get(tuple("*" if isinstance(step, int) else str(step) for step in where))
+        if named is not None:
+            return named
         if raw.type == "array":
             return "[]" + (self.go_type(raw.items, where) if raw.items is not None else "interface {}")
         if raw.type == "object" and isinstance(raw.additional, Node):
@@ -252,20 +259,57 @@ class _JSONDecoder:
             return _quantity(value)
         if name == TIME:
             return _time(value)
-        if resolved.int_or_string:
+        if resolved.int_or_string or set(resolved.types) == {"string", "number"}:  # IntOrString (a probe's port)
             return _int_or_string(value)
+        alias = ALIASED.get(_go_name(name)) if name is not None else None
+        if alias is not None:
+            return self.aliased(value, resolved, where, alias)
         if resolved.type == "object" or resolved.properties:
             if not isinstance(value, dict):
                 return self.type_error(value, go_type, where)
             if resolved.properties or not isinstance(resolved.additional, Node):
                 return self.struct(value, resolved, where)
-            return {k: self.value(v, resolved.additional, (*where, k)) for k, v in value.items()}
+            return {k: self.zero_if_null(self.value(v, resolved.additional, (*where, k)), resolved.additional)
+                    for k, v in value.items()}
         if resolved.type == "array":
             if not isinstance(value, list):
                 return self.type_error(value, go_type, where)
             items = resolved.items
-            return [self.value(v, items, (*where, i)) if items is not None else v for i, v in enumerate(value)]
+            return [self.zero_if_null(self.value(v, items, (*where, i)), items) if items is not None else v
+                    for i, v in enumerate(value)]
         return self.scalar(value, resolved, go_type, where)
+
+    def aliased(self, value: Any, node: Node, where: tuple[str | int, ...], alias: str) -> Any:
+        """A type with its own ``UnmarshalJSON`` decoding through ``alias``: Go names the alias, not the path."""
+        if not isinstance(value, dict):
+            if self.first is None:
+                self.first_at = where
+                word = _json_word(value).split(" ")[0]
+                self.first = f"json: cannot unmarshal {word} into Go value of type v1.{alias}"
+            return None
+        saved = self.root, self.base
+        self.root, self.base = alias, where
+        try:
+            return self.struct(value, node, where)
+        finally:
+            self.root, self.base = saved
+
+    def resolve(self, node: Node) -> tuple[Node, str | None]:
+        name = None
+        while node.ref is not None:
+            name = node.ref
+            node = self.defs.nodes[node.ref]
+        return node, name
+
+    def zero_if_null(self, value: Any, node: Node) -> Any:
+        """A list item or map value decoded from ``null``: Go's zero value of its type (a struct printed with
+        its fields that have no omitempty)."""
+        if value is not None:
+            return value
+        resolved, _ = self.resolve(node)
+        if resolved.properties:
+            return self.struct({}, resolved, ())
+        return _zero(resolved)
 
     def struct(self, value: dict[str, Any], node: Node, where: tuple[str | int, ...]) -> dict[str, Any]:
         props = node.properties
@@ -278,6 +322,11 @@ class _JSONDecoder:
             converted = self.value(item, props[name], (*where, name))
             if converted is not None:
                 out[name] = converted
+        for name in node.required:  # the fields without omitempty: Go prints their zero value
+            if name not in out and name in props:
+                resolved, _ = self.resolve(props[name])
+                if resolved.type in ("string", "boolean", "integer", "number") and not resolved.int_or_string:
+                    out[name] = _zero(resolved)
         return out
 
     def scalar(self, value: Any, node: Node, go_type: str, where: tuple[str | int, ...]) -> Any:
@@ -331,7 +380,7 @@ def convert(vm: dict[str, Any], release: str = MAIN) -> dict[str, Any]:
         found = sorted(converter.unknown)
         raise ConversionError("strict decoding error: " + ", ".join(found), converter.unknown_at.get(found[0]))
     out = {"kind": "VirtualMachine", "apiVersion": "kubevirt.io/v1", "metadata": _meta_order(_omit_meta(meta)),
-           "spec": _printed_spec(spec or {}), "status": status or {}}
+           "spec": _printed_spec(spec or {}), "status": _printed_status(status or {}, release)}
     encode_vm(out)
     return out
 
@@ -347,8 +396,13 @@ def _status_unknown(converter: _Converter, status: dict[str, Any], release: str)
 
 
 def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[str | int, ...]) -> None:
-    if node.preserve_unknown:
+    if node.preserve_unknown or value is None:
         return
+    try:
+        _status_type(value, node)
+    except ConversionError as exc:
+        exc.path = at
+        raise
     if isinstance(value, dict) and node.properties:
         for key, item in value.items():
             if key in node.properties:
@@ -362,6 +416,49 @@ def _unknown(converter: _Converter, value: Any, node: Any, path: str, at: tuple[
     elif isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             _unknown(converter, item, node.items, f"{path}[{i}]", (*at, i))
+
+
+def _printed_status(status: dict[str, Any], release: str) -> dict[str, Any]:
+    """The status as Go prints the typed one: the fields without omitempty (a condition's ``status`` and
+    ``type``: the CRD's required ones) with their zero value when absent; a copy, the input unchanged."""
+    from ..schema.tables import crd_schemas
+
+    node = crd_schemas(release)["VirtualMachine"].properties.get("status")
+    return _with_zeros(status, node) if node is not None and status else status
+
+
+def _with_zeros(value: Any, node: Any) -> Any:
+    if node is None or node.preserve_unknown:
+        return value
+    if isinstance(value, dict) and node.properties:
+        out = {key: _with_zeros(item, node.properties.get(key)) for key, item in value.items()}
+        for name in node.required:
+            child = node.properties.get(name)
+            if name not in out and child is not None and child.type in ("string", "boolean", "integer"):
+                out[name] = _zero(child)
+        return out
+    if isinstance(value, list) and node.items is not None:
+        return [_with_zeros(item, node.items) for item in value]
+    return value
+
+
+def _status_type(value: Any, node: Node) -> None:
+    """``fromUnstructured``'s refusal of a status value of the wrong type (the CRD's status schema gives the
+    Go types): a struct or a map takes only a map, a slice only a list, a scalar only its kind; it ends the
+    conversion at once, before strict decoding names any unknown field."""
+    if node.format == "date-time":
+        _time(value)
+    elif node.int_or_string:
+        return
+    elif node.type == "object":
+        if not isinstance(value, dict):
+            restore = "struct from:" if node.properties or not isinstance(node.additional, Node) else "map from"
+            raise ConversionError(f"cannot restore {restore} {json_kind(value)}")
+    elif node.type == "array":
+        if not isinstance(value, list):
+            raise ConversionError(f"cannot restore slice from {json_kind(value)}")
+    elif node.type in ("string", "boolean", "integer", "number"):
+        _scalar(value, node)
 
 
 # ObjectMeta's fields in Go's declaration order, as encoding/json prints them (its maps with sorted keys)

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 import struct
 from collections.abc import Mapping
 from typing import Any
 
 from ..api.golang import go_json
 from ..records import dataclass
+from .gojson import type_error
 from .parameters import Parameter
 
 _WRAP = "error unmarshaling JSON: while decoding JSON: "
+_ROOTLESS = re.compile(r"into (Go struct field )?\.")
 
 
 class DecodeError(ValueError):
@@ -89,8 +92,7 @@ def go_string(value: Any, where: tuple[str | int, ...], yaml: bool) -> str:
 
 def _type_error(value: Any, go_type: str, where: tuple[str | int, ...]) -> str:
     word = {bool: "bool", str: "string", list: "array", dict: "object"}.get(type(value), "number")
-    field = ".".join(str(step) for step in where)
-    return f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{field} of type {go_type}"
+    return _WRAP + type_error(word, "", ".".join(str(step) for step in where), go_type)
 
 
 def _bool(value: Any, where: tuple[str | int, ...]) -> bool:
@@ -101,11 +103,13 @@ def _bool(value: Any, where: tuple[str | int, ...]) -> bool:
     raise DecodeError(_type_error(value, "bool", where), where)
 
 
-def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[Parameter, ...]:
+def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool, package: str = "v1beta1"
+                ) -> tuple[Parameter, ...]:
+    """``[]v1beta1.Parameter`` (``[]v1.Parameter`` of template.openshift.io for an OpenShift Template)."""
     if items is None:
         return ()
     if not isinstance(items, list):
-        raise DecodeError(_type_error(items, "[]v1beta1.Parameter", where), where)
+        raise DecodeError(_type_error(items, f"[]{package}.Parameter", where), where)
     out = []
     fields = (("name", "name"), ("displayName", "display_name"), ("description", "description"),
               ("value", "value"), ("generate", "generate"), ("from", "source"))
@@ -115,7 +119,7 @@ def _parameters(items: Any, where: tuple[str | int, ...], yaml: bool) -> tuple[P
             out.append(Parameter())
             continue
         if not isinstance(item, dict):
-            raise DecodeError(_type_error(item, "v1beta1.Parameter", at), at)
+            raise DecodeError(_type_error(item, f"{package}.Parameter", at), at)
         values = {attr: go_string(item.get(key), (*at, key), yaml) for key, attr in fields}
         out.append(Parameter(**values, required=_bool(item.get("required"), (*at, "required"))))
     return tuple(out)
@@ -131,6 +135,14 @@ def _unsupported(value: Any) -> str | None:
         if found:
             return found
     return None
+
+
+def is_openshift(data: Any) -> bool:
+    """Whether a first document is converted as an OpenShift Template before it is processed: its ``kind`` is
+    ``Template``, read as a decoder reads ``{kind}`` alone (every other field is untyped JSON there, so a
+    number JSON cannot hold anywhere — YAML's ``.inf`` — leaves the kind unread and the document is processed
+    as a VirtualMachineTemplate, which refuses that number)."""
+    return isinstance(data, dict) and data.get("kind") == "Template" and not _unsupported(data)
 
 
 _STRING_META = ("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion")
@@ -164,8 +176,6 @@ def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
                 out.append(item)
 
     for key, value in data.items():
-        if key in ("apiVersion", "kind") and scalar(value):
-            continue
         if key == "metadata":
             meta(value)
         elif openshift and key == "parameters":
@@ -183,12 +193,14 @@ def _untyped(data: dict[str, Any], openshift: bool) -> list[Any]:
     return out
 
 
-def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -> Template:
+def read_template(data: Any, yaml: bool = True, openshift: bool | None = None, one_object: bool = True) -> Template:
     """The template of a decoded first document (an OpenShift Template is converted as ``virtctl template
     convert`` converts it: exactly one object, the parameters and message kept, top-level labels dropped).
-    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind."""
+    ``openshift``: read as an OpenShift Template whatever its kind (``template convert``); None: by its kind.
+    ``one_object``: False when only the parameters are wanted (``--print-params``): an OpenShift Template of
+    several objects or none is read all the same (its VM ``None``)."""
     if openshift is None:
-        openshift = isinstance(data, dict) and data.get("kind") == "Template"  # virtctl converts by kind alone
+        openshift = is_openshift(data)
     bad = _unsupported(_untyped(data, openshift) if isinstance(data, dict) else data)
     if bad:  # sigs.k8s.io/yaml writes the YAML as JSON first, which cannot hold it
         raise DecodeError(f"error converting YAML to JSON: json: unsupported value: {bad}")
@@ -196,18 +208,26 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
         word = {str: "string", list: "array", bool: "bool"}.get(type(data), "number")
         kind = "v1.Template" if openshift else "v1beta1.VirtualMachineTemplate"
         raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type {kind}")
+    _type_meta_and_meta(data, yaml)
     meta: dict[str, Any] = data["metadata"] if isinstance(data.get("metadata"), dict) else {}
     annotations: dict[str, Any] = meta["annotations"] if isinstance(meta.get("annotations"), dict) else {}
     name: str = meta["name"] if isinstance(meta.get("name"), str) else ""
     if openshift:  # any apiVersion: a legacy "v1" too
-        parameters = _parameters(data.get("parameters"), ("parameters",), yaml)
+        labels = data.get("labels")  # the labels oc process gives the objects: dropped, but decoded
+        if labels is not None:
+            if not isinstance(labels, dict):
+                raise DecodeError(_type_error(labels, "map[string]string", ("labels",)), ("labels",))
+            for key in _keys(labels, yaml):
+                go_string(labels[key], ("labels", key), yaml)
+        parameters = _parameters(data.get("parameters"), ("parameters",), yaml, "v1")
         message = go_string(data.get("message"), ("message",), yaml)
         objects = data.get("objects")
         if objects is not None and not isinstance(objects, list):
             raise DecodeError(_type_error(objects, "[]runtime.RawExtension", ("objects",)), ("objects",))
-        if not objects or len(objects) != 1:
+        if (not objects or len(objects) != 1) and one_object:
             raise ConvertError(f"template must contain exactly one object, found {len(objects or [])}")
-        return Template(parameters, message, objects[0], ("objects", 0), True, name, annotations,
+        vm = objects[0] if objects and len(objects) == 1 else None
+        return Template(parameters, message, vm, ("objects", 0), True, name, annotations,
                         isinstance(data.get("parameters"), list))
     spec = data.get("spec")
     if spec is None:
@@ -216,24 +236,176 @@ def read_template(data: Any, yaml: bool = True, openshift: bool | None = None) -
         raise DecodeError(_type_error(spec, "v1beta1.VirtualMachineTemplateSpec", ("spec",)), ("spec",))
     parameters = _parameters(spec.get("parameters"), ("spec", "parameters"), yaml)
     message = go_string(spec.get("message"), ("spec", "message"), yaml)
+    _status(data.get("status"))
     return Template(parameters, message, spec.get("virtualMachine"), ("spec", "virtualMachine"), False, name,
                     annotations, isinstance(spec.get("parameters"), list))
+
+
+_META_STRINGS = frozenset(("name", "generateName", "namespace", "selfLink", "uid", "resourceVersion"))
+_META_INTS = frozenset(("generation", "deletionGracePeriodSeconds"))
+_META_TIMES = frozenset(("creationTimestamp", "deletionTimestamp"))
+_OWNER_TYPES = {"apiVersion": "string", "kind": "string", "name": "string", "uid": "types.UID",
+                "controller": "bool", "blockOwnerDeletion": "bool"}
+
+
+def _keys(value: dict[Any, Any], yaml: bool) -> list[Any]:
+    """The order encoding/json meets a map's keys in: sigs.k8s.io/yaml writes YAML as JSON with sorted keys."""
+    return sorted(value, key=str) if yaml else list(value)
+
+
+def _type_meta_and_meta(data: dict[str, Any], yaml: bool) -> None:
+    """``metav1.TypeMeta`` (inline: sigs.k8s.io/yaml does not see its fields, so no YAML scalar becomes their
+    string) and ``metav1.ObjectMeta`` of the template, as encoding/json refuses them: the first wrong value in
+    the order JSON holds them."""
+    for key in ("apiVersion", "kind"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise DecodeError(_type_error(value, "string", (key,)), (key,))
+    meta = data.get("metadata")
+    if meta is None:
+        return
+    if not isinstance(meta, dict):
+        raise DecodeError(_type_error(meta, "v1.ObjectMeta", ("metadata",)), ("metadata",))
+    for key in _keys(meta, yaml):
+        value, at = meta[key], ("metadata", key)
+        if value is None:
+            continue
+        if key in _META_STRINGS:
+            go_string(value, at, yaml)
+        elif key in _META_INTS:
+            _int64(value, at)
+        elif key in _META_TIMES:
+            _time(value, at)
+        elif key in ("labels", "annotations"):
+            if not isinstance(value, dict):
+                raise DecodeError(_type_error(value, "map[string]string", at), at)
+            for name in _keys(value, yaml):
+                go_string(value[name], (*at, name), yaml)
+        elif key == "finalizers":
+            _list(value, "[]string", at, lambda item, where: go_string(item, where, yaml))
+        elif key == "ownerReferences":
+            _list(value, "[]v1.OwnerReference", at, lambda item, where: _owner(item, where, yaml))
+        elif key == "managedFields":
+            _list(value, "[]v1.ManagedFieldsEntry", at, _managed_field)
+
+
+def _list(value: Any, go_type: str, at: tuple[str | int, ...], item: Any) -> None:
+    if not isinstance(value, list):
+        raise DecodeError(_type_error(value, go_type, at), at)
+    for i, entry in enumerate(value):
+        if entry is not None:
+            item(entry, (*at, i))
+
+
+def _owner(value: Any, at: tuple[str | int, ...], yaml: bool) -> None:
+    if not isinstance(value, dict):
+        raise DecodeError(_type_error(value, "v1.OwnerReference", at), at)
+    for key in _keys(value, yaml):
+        go_type = _OWNER_TYPES.get(str(key))
+        if go_type is None or value[key] is None:
+            continue
+        if go_type == "bool":
+            _bool(value[key], (*at, key))
+        elif (isinstance(value[key], (dict, list)) or not yaml) and not isinstance(value[key], str):
+            raise DecodeError(_type_error(value[key], go_type, (*at, key)), (*at, key))
+
+
+def _managed_field(value: Any, at: tuple[str | int, ...]) -> None:
+    if not isinstance(value, dict):
+        raise DecodeError(_type_error(value, "v1.ManagedFieldsEntry", at), at)
+
+
+def _int64(value: Any, at: tuple[str | int, ...]) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise DecodeError(_type_error(value, "int64", at), at)
+    if (isinstance(value, float) and not value.is_integer()) or not -(2**63) <= value < 2**63:
+        field = ".".join(str(step) for step in at)
+        raise DecodeError(_WRAP + type_error(f"number {go_json(value)}", "", field, "int64"), at)
+
+
+def _time(value: Any, at: tuple[str | int, ...]) -> None:
+    """``metav1.Time.UnmarshalJSON``: a string (or null) parsed as RFC 3339; its errors name no field."""
+    from ..schema.gotime import parse_rfc3339
+
+    if not isinstance(value, str):
+        word = {bool: "bool", list: "array", dict: "object"}.get(type(value), "number")
+        raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go value of type string", at)
+    parsed = parse_rfc3339(value)
+    if parsed.error:
+        raise DecodeError(_WRAP + parsed.error, at)
+
+
+def _status(status: Any) -> None:
+    """``v1beta1.VirtualMachineTemplateStatus``: an object whose ``conditions`` is a list (unknown fields are
+    ignored; the conditions' scalars are converted from YAML like every string field)."""
+    if status is None:
+        return
+    if not isinstance(status, dict):
+        raise DecodeError(_type_error(status, "v1beta1.VirtualMachineTemplateStatus", ("status",)), ("status",))
+    conditions = status.get("conditions")
+    if conditions is not None and not isinstance(conditions, list):
+        at = ("status", "conditions")
+        raise DecodeError(_type_error(conditions, "[]v1.Condition", at), at)
 
 
 class ConvertError(ValueError):
     """An OpenShift Template ``virtctl template convert`` refuses."""
 
 
-def raw_vm_error(vm: Any) -> str | None:
-    """``getVirtualMachineObject``'s refusal of the raw VM, as the field error's text; None when it is a map."""
+def raw_vm_error(vm: Any, converted: bool = False) -> str | None:
+    """``getVirtualMachineObject``'s refusal of the raw VM, as the field error's text; None when it is a map.
+    ``converted``: the VM of an OpenShift Template, whose raw bytes are those ``template convert -o json``
+    printed (``json.MarshalIndent`` with one space, the VM two levels deep)."""
     if vm is None:
         return "spec.virtualMachine: Invalid value: null: virtualMachine is required and cannot be empty"
     if isinstance(vm, dict):
         return None
-    raw = base64.b64encode(go_json(vm).encode("utf-8")).decode("ascii")
+    text = go_json(vm)
+    if converted:
+        text = _go_indent(text, "  ")
+    raw = base64.b64encode(text.encode("utf-8")).decode("ascii")
     word = {bool: "bool", str: "string", list: "array"}.get(type(vm), "number")
     return (f'spec.virtualMachine.raw: Invalid value: "{raw}": error decoding virtualMachine: json: cannot '
             f"unmarshal {word} into Go value of type map[string]interface {{}}")
+
+
+def _go_indent(compact: str, prefix: str) -> str:
+    """``json.Indent(compact, prefix, " ")`` as encoding/json's MarshalIndent writes a nested value: a newline
+    and the prefix plus one space per level after every ``[``/``{`` that is not empty, ``,`` and before a
+    closing bracket; ``": "`` after a key."""
+    out: list[str] = []
+    depth, in_string, escaped, i = 0, False, False, 0
+    while i < len(compact):
+        c = compact[i]
+        if in_string:
+            out.append(c)
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif c in "[{":
+            if i + 1 < len(compact) and compact[i + 1] in "]}":
+                out.append(c + compact[i + 1])
+                i += 1
+            else:
+                depth += 1
+                out.append(c + "\n" + prefix + " " * depth)
+        elif c in "]}":
+            depth -= 1
+            out.append("\n" + prefix + " " * depth + c)
+        elif c == ",":
+            out.append(",\n" + prefix + " " * depth)
+        elif c == ":":
+            out.append(": ")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def read_params(data: Any) -> dict[str, str]:
@@ -252,8 +424,7 @@ def read_params(data: Any) -> dict[str, str]:
         if isinstance(value, (dict, list)):
             # Go names the map key as a field of no struct: the decoder is handed a *interface{} (sigs.k8s.io/yaml)
             word = "object" if isinstance(value, dict) else "array"
-            raise DecodeError(f"{_WRAP}json: cannot unmarshal {word} into Go struct field .{key} of type string",
-                              (key,))
+            raise DecodeError(_WRAP + type_error(word, "", str(key), "string"), (key,))
         out[str(key)] = go_string(value, (key,), True)
     return out
 
@@ -274,7 +445,7 @@ def json_decode_error(data: Any, root: str, target: str = "") -> DecodeError | N
             read_template(data, yaml=False, openshift=True if target == "openshift" else None)
     except DecodeError as exc:
         text = str(exc).removeprefix(_WRAP)
-        return DecodeError(text.replace("into Go struct field .", f"into Go struct field {root}.", 1), exc.path)
+        return DecodeError(_ROOTLESS.sub(lambda m: f"into {m.group(1) or ''}{root}.", text, count=1), exc.path)
     return None
 
 
@@ -284,4 +455,4 @@ def _strict_params(data: Any) -> None:
     for key, value in data.items():
         if value is not None and not isinstance(value, str):
             word = {dict: "object", list: "array", bool: "bool"}.get(type(value), "number")
-            raise DecodeError(f"json: cannot unmarshal {word} into Go struct field .{key} of type string", (key,))
+            raise DecodeError(type_error(word, "", str(key), "string"), (key,))

@@ -77,7 +77,7 @@ def process(template: Template, passed: Mapping[str, str], entropy: Entropy | No
         parameters = merge(template.parameters, passed)
     except MergeError as exc:
         raise ProcessError(f"error merging template parameters: {exc}", MERGE) from None
-    raw_error = raw_vm_error(template.vm)
+    raw_error = raw_vm_error(template.vm, template.openshift)
     if raw_error is not None:
         raise ProcessError(f"error validating template parameters: {raw_error}", VALIDATE, template.origin)
     used = referenced(template.vm) | references_in(template.message)

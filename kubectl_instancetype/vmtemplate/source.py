@@ -18,7 +18,16 @@ from ..errors import (
 )
 from ..records import dataclass
 from ..yamlio.load import Document, events, load_stream
-from .document import ConvertError, DecodeError, Template, json_decode_error, read_params, read_template
+from .document import (
+    ConvertError,
+    DecodeError,
+    Template,
+    is_openshift,
+    json_decode_error,
+    read_params,
+    read_template,
+)
+from .jsonsyntax import json_syntax_error
 from .processor import LIMIT, ProcessError
 
 TEMPLATE_DECODE = "error decoding VirtualMachineTemplate: "
@@ -76,6 +85,9 @@ def _first_document(text: str, source: str, prefix: str) -> Document | None:
     try:
         docs = load_stream(text, source, nonfinite=True)  # .inf in a string field is processed (see document)
     except InputError as exc:
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:  # JSON failed first: its error is the one returned when YAML fails too
+            raise TemplateInputError(prefix + syntax, exc.location or Location(source)) from None
         problem = go_yaml_problem(text)
         if problem is None:
             raise
@@ -90,26 +102,27 @@ def _is_json(text: str) -> bool:
     return text.lstrip(" \t\r\n\ufeff").startswith("{")
 
 
-def _has_content(text: str) -> bool:
-    return any(line.strip() and not line.lstrip().startswith(("#", "---", "..."))
-               for line in text.splitlines())
-
-
-def load_template(text: str, source: str) -> LoadedTemplate:
+def load_template(text: str, source: str, one_object: bool = True) -> LoadedTemplate:
     """The template of a file's first document; :class:`TemplateInputError` or :class:`TemplateError`
-    (OpenShift conversion) located in the file."""
+    (OpenShift conversion) located in the file. ``one_object``: False to read an OpenShift Template's
+    parameters whatever the number of its objects."""
     doc = _first_document(text, source, TEMPLATE_DECODE)
     if doc is None:
-        raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
+        if not text:  # only an empty file has no document; any other text is a null one (an empty template)
+            raise TemplateInputError(f"{TEMPLATE_DECODE}EOF", Location(source))
+        doc = Document({}, source, 0, 1, 1, text)
     # JSON is read as YAML too: a number in a params file's JSON becomes its text (``1.0`` is "1", the corpus's
     # params.json), so the decoder converts JSON scalars to the target type as it converts YAML's
     yaml = True
-    openshift = isinstance(doc.data, dict) and doc.data.get("kind") == "Template"
+    openshift = is_openshift(doc.data)
     try:
-        template = read_template(doc.data, yaml)
+        template = read_template(doc.data, yaml, one_object=one_object)
     except DecodeError as exc:
         prefix = OPENSHIFT_DECODE if openshift else TEMPLATE_DECODE
-        if _is_json(text) and "unsupported value" not in str(exc):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text) and "unsupported value" not in str(exc):
             exc = json_decode_error(doc.data, "Template" if openshift else "VirtualMachineTemplate") or exc
         raise TemplateInputError(prefix + str(exc), doc.locate(exc.path)) from None
     except ConvertError as exc:
@@ -121,13 +134,16 @@ def load_params(text: str, source: str) -> dict[str, str]:
     """The values of a params file (a YAML or JSON map of strings)."""
     doc = _first_document(text, source, PARAMS_DECODE)
     if doc is None:
-        if _has_content(text):  # a null document: the decoder leaves the map empty
+        if text:  # a null document (blank lines, comments, ---): the decoder leaves the map empty
             return {}
         raise TemplateInputError(f"{PARAMS_DECODE}EOF", Location(source))
     try:
         return read_params(doc.data)
     except DecodeError as exc:
-        if _is_json(text):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text):
             exc = json_decode_error(doc.data, "", "params") or exc
         raise TemplateInputError(PARAMS_DECODE + str(exc), doc.locate(exc.path)) from None
 
@@ -193,11 +209,16 @@ def convert_template(text: str, source: str) -> dict[str, Any]:
 
     doc = _first_document(text, source, OPENSHIFT_DECODE)
     if doc is None:
-        raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+        if not text:
+            raise TemplateInputError(f"{OPENSHIFT_DECODE}EOF", Location(source))
+        doc = Document({}, source, 0, 1, 1, text)
     try:
         return converted(doc.data, _is_json(text))
     except DecodeError as exc:
-        if _is_json(text) and "unsupported value" not in str(exc):
+        syntax = json_syntax_error(text) if _is_json(text) else None
+        if syntax is not None:
+            exc = DecodeError(syntax, exc.path)
+        elif _is_json(text) and "unsupported value" not in str(exc):
             exc = json_decode_error(doc.data, "Template", "openshift") or exc
         raise TemplateInputError(OPENSHIFT_DECODE + str(exc), doc.locate(exc.path)) from None
     except ConvertError as exc:
