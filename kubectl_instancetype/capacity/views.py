@@ -160,7 +160,7 @@ def as_json(report: Report) -> str:
     } for ns in report.namespaces]
     counts = {status: report.count(status) for status in (ADMITTED, REFUSED, STOPPED, FAILED)}
     requests, limits = report.totals()
-    out = {**header("CapacityReport"), "counted": FROM_STATUS if report.from_status else COUNTED,
+    out: dict[str, Any] = {**header("CapacityReport"), "counted": FROM_STATUS if report.from_status else COUNTED,
            "requests": _list(requests), "limits": _list(limits), "namespaces": namespaces,
            "summary": {"vms": len(report.rows()), **counts}}
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

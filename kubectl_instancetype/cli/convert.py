@@ -90,7 +90,7 @@ def _template_hints(sources: list[Source]) -> tuple[Notice, ...]:
     from ..api.templatekinds import is_openshift
     from ..yamlio import load_stream
 
-    notes = []
+    notes: list[Notice] = []
     for source in sources:
         try:
             docs = load_stream(read_text(source), source.display)
