@@ -49,7 +49,8 @@ class Sidecar:
         out = containers.container(
             name, self.image, self.pull_policy, user if non_root else 0,
             capabilities={"drop": ["ALL"]} if non_root else None, command=list(self.command),
-            args=list(self.args), resources=containers.sidecar_resources(vmi, cfg), mounts=mounts, env=env)
+            args=list(self.args), resources=containers.sidecar_resources(vmi, cfg), mounts=mounts, env=env,
+            unprivileged_flag=not cfg.release.omits_unprivileged_flag)
         return out
 
 
