@@ -294,6 +294,13 @@ FACTS: tuple[Fact, ...] = (
     Fact("omits_unprivileged_flag", {(1, 7): 0},
          "rendercontainer.go securityContext: privileged no longer written as false on the containers it renders "
          "(compute, container-disk-binary, hook sidecars; v1.6: Privileged: &false)"),
+    Fact("env_per_network_resource", {(1, 5): 0, (1, 7): None},
+         "template.go (up to v1.6): an env KUBEVIRT_RESOURCE_NAME_<network> on the compute container for each "
+         "Multus network, valued by its NetworkAttachmentDefinition's resourceName"),
+    Fact("network_binding_error_typo", {(1, 5): 0, (1, 7): None},
+         "pkg/network/netbinding/netbinding.go (up to v1.6): \"couldn't find configuration for network bindining\""),
+    Fact("virtiofs_translates_service_account_uid", {(1, 9): 0},
+         "virtiofs.go (#17792): virtiofsd of a serviceAccount volume runs with --translate-uid=host:107:0:1"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

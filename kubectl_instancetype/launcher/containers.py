@@ -291,7 +291,7 @@ def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]
         name, point = str(volume.get("name")), _virtiofs_mount_point(volume)
         args = [f"--socket-path={VIRTIOFS_DIR}/{name}.sock", f"--shared-dir={point}", "--sandbox=none",
                 "--cache=auto", "--migration-on-error=guest-error", "--migration-mode=find-paths"]
-        if isinstance(volume.get("serviceAccount"), dict):
+        if isinstance(volume.get("serviceAccount"), dict) and cfg.release.virtiofs_translates_service_account_uid:
             args.append(f"--translate-uid=host:{NON_ROOT_UID}:0:1")
         mounts = [{"name": "virtiofs-containers", "mountPath": VIRTIOFS_DIR}]
         if not isinstance(volume.get("serviceAccount"), dict):

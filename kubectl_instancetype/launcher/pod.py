@@ -115,6 +115,9 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         hugepages_medium=cfg.release.hugepages_dirs_both_hugepages_medium,
         skip_digest_annotation=cfg.release.image_volume_skip_digest_annotation))
     env, verbosity = containers.launcher_env(vmi, cfg)
+    if cfg.release.env_per_network_resource:  # Go ranges over a map: the networks' order is not fixed there
+        env = [{"name": f"KUBEVIRT_RESOURCE_NAME_{network}", **({"value": resource} if resource else {})}
+               for network, resource in (net_resources or {}).items()] + env
     command, args = ["/usr/bin/virt-launcher-monitor"], _launcher_args(vmi, cfg, len(hooks), non_root, seed)
     if not cfg.release.launcher_flags_in_args:
         command, args = command + args, []

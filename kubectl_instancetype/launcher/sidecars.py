@@ -65,7 +65,8 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
             continue
         name = str(binding.get("name") or "")
         if name not in bindings:
-            raise RenderError(f"couldn't find configuration for network binding: {name}", BINDING)
+            word = "bindining" if cfg.release.network_binding_error_typo else "binding"
+            raise RenderError(f"couldn't find configuration for network {word}: {name}", BINDING)
         used[name] = bindings[name]
     for name in sorted(used):  # Go ranges over a map here: the order of two plugin sidecars is not fixed
         plugin = used[name]
