@@ -21,8 +21,10 @@ from kubectl_instancetype.render import Options, render
 ROOT = Path(__file__).resolve().parent.parent / "testdata" / "conformance-pods"
 CORPORA = {"main": ROOT / "cases", "v1.9.0": ROOT / "v1.9.0" / "cases", "v1.8.4": ROOT / "v1.8.4" / "cases",
            # our own: VMs exercising what the corpus rarely meets, answered by KubeVirt at main (README there)
-           "answers": ROOT.parent / "launcher-answers"}
-VERSIONS = {"answers": "main"}
+           "answers": ROOT.parent / "launcher-answers",
+           # KubeVirt's answers at older tags, each pinning a release fact of the launcher Pod (README there)
+           **{f"releases-{tag}": ROOT.parent / "launcher-releases" / tag for tag in ("v1.8.4", "v1.7.4", "v1.6.6")}}
+VERSIONS = {"answers": "main", **{f"releases-{tag}": tag for tag in ("v1.8.4", "v1.7.4", "v1.6.6")}}
 RUNNER = load_script(ROOT / "runner.py", "pods_runner") if (ROOT / "runner.py").exists() else None
 CASES = [(tag, p.name) for tag, d in CORPORA.items() if d.exists() for p in sorted(d.iterdir()) if p.is_dir()]
 

@@ -284,6 +284,23 @@ FACTS: tuple[Fact, ...] = (
          "kubevirt.io/image-volume-skip-digest-resolution: no digest init containers, no launcher image volume"),
     Fact("virtiofs_follows_pull_policy", {(1, 10): 0},
          "virtiofs.go: virtiofsd's imagePullPolicy is the CR's (before: IfNotPresent)"),
+    Fact("container_disk_copy_preserves", {(1, 8): 0},
+         "template.go: the container-disk-binary init container runs cp --preserve=all (before: plain cp)"),
+    Fact("cpumanager_label_qualified", {(1, 8): 0},
+         "api core/v1 types.go CPUManager: dedicated CPUs select nodes by kubevirt.io/cpumanager (before: the "
+         "unqualified cpumanager label, now DeprecatedCPUManager)"),
+    Fact("labels_vmi_id", {(1, 7): 0},
+         "template.go: the vmi.kubevirt.io/id label (CalculateVirtualMachineInstanceID) on the launcher Pod"),
+    Fact("omits_unprivileged_flag", {(1, 7): 0},
+         "rendercontainer.go securityContext: privileged no longer written as false on the containers it renders "
+         "(compute, container-disk-binary, hook sidecars; v1.6: Privileged: &false)"),
+    Fact("env_per_network_resource", {(1, 5): 0, (1, 7): None},
+         "template.go (up to v1.6): an env KUBEVIRT_RESOURCE_NAME_<network> on the compute container for each "
+         "Multus network, valued by its NetworkAttachmentDefinition's resourceName"),
+    Fact("network_binding_error_typo", {(1, 5): 0, (1, 7): None},
+         "pkg/network/netbinding/netbinding.go (up to v1.6): \"couldn't find configuration for network bindining\""),
+    Fact("virtiofs_translates_service_account_uid", {(1, 9): 0},
+         "virtiofs.go (#17792): virtiofsd of a serviceAccount volume runs with --translate-uid=host:107:0:1"),
 )
 FACT_NAMES: tuple[str, ...] = tuple(fact.name for fact in FACTS)
 _FACTS = {fact.name: fact for fact in FACTS}

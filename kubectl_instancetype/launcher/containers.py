@@ -21,9 +21,12 @@ PRIVATE = "/var/run/kubevirt-private"
 EXT_LOG_VERBOSITY_THRESHOLD = 5
 
 
-def security_context(user: int, capabilities: Spec | None) -> Spec:
-    """``securityContext``: the user, non-root when it is not 0, no privilege escalation then."""
+def security_context(user: int, capabilities: Spec | None, unprivileged_flag: bool = False) -> Spec:
+    """``securityContext``: the user, non-root when it is not 0, no privilege escalation then (``privileged:
+    false`` written too when the release does)."""
     out: Spec = {"runAsUser": user, "runAsNonRoot": user != 0}
+    if unprivileged_flag:
+        out["privileged"] = False
     if capabilities:
         out["capabilities"] = capabilities
     if user != 0:
@@ -40,14 +43,15 @@ def xdg_env() -> list[Spec]:
 def container(name: str, image: str, pull_policy: str, user: int, *, capabilities: Spec | None = None,
               command: list[str] | None = None, args: list[str] | None = None, resources: Spec | None = None,
               mounts: list[Spec] | None = None, devices: list[Spec] | None = None, ports: list[Spec] | None = None,
-              shared_paths: tuple[str, ...] = (), env: list[Spec] | None = None, probes: Spec | None = None) -> Spec:
+              shared_paths: tuple[str, ...] = (), env: list[Spec] | None = None, probes: Spec | None = None,
+              unprivileged_flag: bool = False) -> Spec:
     """``ContainerSpecRenderer.Render``."""
     environment = xdg_env() if user != 0 else []
     if shared_paths:
         environment.append({"name": "SHARED_FILESYSTEM_PATHS", "value": ":".join(shared_paths)})
     environment += env or []
     out: Spec = {"name": name, "image": image, "imagePullPolicy": pull_policy,
-                 "securityContext": security_context(user, capabilities)}
+                 "securityContext": security_context(user, capabilities, unprivileged_flag)}
     for key, value in (("command", command), ("volumeDevices", devices), ("volumeMounts", mounts),
                        ("ports", ports), ("env", environment), ("args", args)):
         if value:
@@ -287,7 +291,7 @@ def virtiofs_containers(vmi: Spec, cfg: ClusterConfig, image: str) -> list[Spec]
         name, point = str(volume.get("name")), _virtiofs_mount_point(volume)
         args = [f"--socket-path={VIRTIOFS_DIR}/{name}.sock", f"--shared-dir={point}", "--sandbox=none",
                 "--cache=auto", "--migration-on-error=guest-error", "--migration-mode=find-paths"]
-        if isinstance(volume.get("serviceAccount"), dict):
+        if isinstance(volume.get("serviceAccount"), dict) and cfg.release.virtiofs_translates_service_account_uid:
             args.append(f"--translate-uid=host:{NON_ROOT_UID}:0:1")
         mounts = [{"name": "virtiofs-containers", "mountPath": VIRTIOFS_DIR}]
         if not isinstance(volume.get("serviceAccount"), dict):
@@ -350,10 +354,12 @@ def copy_binary_init(vmi: Spec, cfg: ClusterConfig, image: str, user: int) -> Sp
     requests = dict(limits) if dedicated else {
         "cpu": _support(cfg, "container-disk", "requests", "cpu", "10m"),
         "memory": _support(cfg, "container-disk", "requests", "memory", "1M")}
-    command = ["/usr/bin/cp", "--preserve=all", "/usr/bin/container-disk", "/init/usr/bin/container-disk"]
+    preserve = ["--preserve=all"] if cfg.release.container_disk_copy_preserves else []
+    command = ["/usr/bin/cp", *preserve, "/usr/bin/container-disk", "/init/usr/bin/container-disk"]
     split = cfg.release.launcher_flags_in_args
     return container("container-disk-binary", image, settings.image_pull_policy(cfg), user,
                      capabilities={"drop": ["ALL"]}, command=command[:1] if split else command,
                      args=command[1:] if split else None,
                      resources=_json({"limits": limits, "requests": requests}),
-                     mounts=[{"name": "virt-bin-share-dir", "mountPath": "/init/usr/bin"}])
+                     mounts=[{"name": "virt-bin-share-dir", "mountPath": "/init/usr/bin"}],
+                     unprivileged_flag=not cfg.release.omits_unprivileged_flag)

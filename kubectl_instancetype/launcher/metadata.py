@@ -17,13 +17,14 @@ DROPPED_PREFIXES = ("kubectl.kubernetes.io", "kubevirt.io/storage-observed-api-v
                     "kubevirt.io/latest-observed-api-version")
 
 
-def labels(vmi: Spec, hostname: str) -> dict[str, str]:
+def labels(vmi: Spec, hostname: str, with_vmi_id: bool = True) -> dict[str, str]:
     meta = vmi.get("metadata") or {}
     out = dict(traits.labels(vmi))
     out["kubevirt.io"] = "virt-launcher"
     out["kubevirt.io/created-by"] = str(meta.get("uid") or "")
     out["vm.kubevirt.io/name"] = hostname
-    out["vmi.kubevirt.io/id"] = vmi_id(str(meta.get("name") or ""))
+    if with_vmi_id:
+        out["vmi.kubevirt.io/id"] = vmi_id(str(meta.get("name") or ""))
     annotations = traits.vmi_annotations(vmi)
     if ISTIO_INJECT in annotations:
         out[ISTIO_INJECT] = annotations[ISTIO_INJECT]

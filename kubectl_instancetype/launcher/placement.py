@@ -34,7 +34,7 @@ def node_selector(vmi: Spec, cfg: ClusterConfig) -> dict[str, str]:
     out.update({str(k): str(v) for k, v in (spec.get("nodeSelector") or {}).items()})
     cpu = traits.cpu(vmi) or {}
     if traits.is_cpu_dedicated(vmi):
-        out["kubevirt.io/cpumanager"] = "true"
+        out["kubevirt.io/cpumanager" if cfg.release.cpumanager_label_qualified else "cpumanager"] = "true"
     if settings.gate(cfg, "HypervStrictCheck"):
         out.update(_hyperv(traits.domain(vmi).get("features") or {}))
     model = str(cpu.get("model") or "")

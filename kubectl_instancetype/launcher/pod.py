@@ -115,6 +115,9 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         hugepages_medium=cfg.release.hugepages_dirs_both_hugepages_medium,
         skip_digest_annotation=cfg.release.image_volume_skip_digest_annotation))
     env, verbosity = containers.launcher_env(vmi, cfg)
+    if cfg.release.env_per_network_resource:  # Go ranges over a map: the networks' order is not fixed there
+        env = [{"name": f"KUBEVIRT_RESOURCE_NAME_{network}", **({"value": resource} if resource else {})}
+               for network, resource in (net_resources or {}).items()] + env
     command, args = ["/usr/bin/virt-launcher-monitor"], _launcher_args(vmi, cfg, len(hooks), non_root, seed)
     if not cfg.release.launcher_flags_in_args:
         command, args = command + args, []
@@ -122,7 +125,8 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
         "compute", image, pull_policy, user, capabilities=containers.capabilities_for(vmi, non_root),
         command=command, args=args,
         resources=requirements.to_json(), mounts=list(rendered.mounts), devices=list(rendered.devices),
-        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env, probes=containers.probes(vmi))
+        ports=containers.ports(vmi), shared_paths=rendered.shared_paths, env=env, probes=containers.probes(vmi),
+        unprivileged_flag=not cfg.release.omits_unprivileged_flag)
     pod_containers = [compute]
     kernel = traits.kernel_boot_container(vmi)
     disks = any(isinstance(v.get("containerDisk"), dict) for v in traits.volumes(vmi)) or kernel is not None
@@ -180,7 +184,7 @@ def render_manifest(vmi: Spec, cfg: ClusterConfig, cluster: Cluster, image: str,
     pod = {
         "metadata": {
             "generateName": f"virt-launcher-{meta.get('name')}-",
-            "labels": metadata.labels(vmi, hostname),
+            "labels": metadata.labels(vmi, hostname, cfg.release.labels_vmi_id),
             "annotations": annotations,
             "ownerReferences": [{"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
                                  "name": meta.get("name"), "uid": str(meta.get("uid") or ""),

@@ -49,7 +49,8 @@ class Sidecar:
         out = containers.container(
             name, self.image, self.pull_policy, user if non_root else 0,
             capabilities={"drop": ["ALL"]} if non_root else None, command=list(self.command),
-            args=list(self.args), resources=containers.sidecar_resources(vmi, cfg), mounts=mounts, env=env)
+            args=list(self.args), resources=containers.sidecar_resources(vmi, cfg), mounts=mounts, env=env,
+            unprivileged_flag=not cfg.release.omits_unprivileged_flag)
         return out
 
 
@@ -64,7 +65,8 @@ def sidecars(vmi: Spec, cfg: ClusterConfig) -> list[Sidecar]:
             continue
         name = str(binding.get("name") or "")
         if name not in bindings:
-            raise RenderError(f"couldn't find configuration for network binding: {name}", BINDING)
+            word = "bindining" if cfg.release.network_binding_error_typo else "binding"
+            raise RenderError(f"couldn't find configuration for network {word}: {name}", BINDING)
         used[name] = bindings[name]
     for name in sorted(used):  # Go ranges over a map here: the order of two plugin sidecars is not fixed
         plugin = used[name]
