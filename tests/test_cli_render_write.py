@@ -119,7 +119,8 @@ def _nothing_to_expand(path: Path) -> bool:
 # re-encoded, as KubeVirt prints it: machine: {} gains type: "")
 CORPORA = (TESTDATA / "conformance", TESTDATA / "conformance-releases", TESTDATA / "validation",
            TESTDATA / "kubevirt-answers", TESTDATA / "wild", TESTDATA / "conformance-restart",
-           TESTDATA / "newcomer-t6", TESTDATA / "conformance-pods", TESTDATA / "launcher-answers")
+           TESTDATA / "newcomer-t6", TESTDATA / "conformance-pods", TESTDATA / "launcher-answers",
+           TESTDATA / "launcher-releases")
 UNEXPANDABLE = sorted(
     p for p in TESTDATA.rglob("*")
     if p.suffix in (".yaml", ".yml", ".json") and p.is_file()
