@@ -61,6 +61,9 @@ class ClusterConfig:
     qgs_socket_path: str = DEFAULT_QGS_SOCKET_PATH
     # The KubeVirt CR's own metadata.annotations: a few alpha switches live there, not in the configuration.
     cr_annotations: dict[str, str] = field(default_factory=dict)
+    # The CR's spec.imageRegistry and spec.imageTag ("" = unset): virt-operator's launcher image is built of them
+    image_registry: str = ""
+    image_tag: str = ""
     raw: dict[str, Any] = field(default_factory=dict)
     # The KubeVirt release the cluster runs (--kubevirt-version, else the CR's status.observedKubeVirtVersion,
     # else the newest release): every behaviour that differs between releases asks its facts.
@@ -163,7 +166,9 @@ def load_config(data: Any, source: str | Location = "<config>", arch: str | None
     rejection = validate_config(conf)
     if rejection is not None:  # GetConfig: "Invalid cluster config ..., falling back to last good ..."
         cfg = replace(_from_merged(default_configuration(release), where, release), rejection=rejection)
-    cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), release=release,
+    registry, tag = _cr_images(data)
+    cfg = replace(cfg, cr_annotations=_cr_annotations(data, where), image_registry=registry, image_tag=tag,
+                  release=release,
                   release_warning=release_warning, workload_update_methods=_workload_update_methods(data, where))
     return with_architecture(cfg, arch, where) if arch is not None else cfg
 
@@ -267,6 +272,14 @@ def rejection_error(cfg: ClusterConfig, source: Any | None) -> KubeVirtError | N
     if source is not None:
         error.location = source.locate(path)
     return error
+
+
+def _cr_images(data: Any) -> tuple[str, str]:
+    """The ``spec.imageRegistry`` and ``spec.imageTag`` of a KubeVirt CR ("" where unset or not a string)."""
+    spec = data.get("spec") if is_kubevirt_cr(data) else None
+    spec = spec if isinstance(spec, dict) else {}
+    registry, tag = spec.get("imageRegistry"), spec.get("imageTag")
+    return (registry if isinstance(registry, str) else ""), (tag if isinstance(tag, str) else "")
 
 
 def _cr_annotations(data: Any, where: Location) -> dict[str, str]:

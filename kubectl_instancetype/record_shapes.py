@@ -343,7 +343,7 @@ def _shape_36(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f19', _f19)
 
 
-def _shape_37(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24):
+def _shape_37(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24, _f25, _f26):
     _record_set(self, '_f0', _f0)
     _record_set(self, '_f1', _f1)
     _record_set(self, '_f2', _record_factory_2() if _f2 is _record_factory else _f2)
@@ -364,11 +364,13 @@ def _shape_37(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11
     _record_set(self, '_f17', _f17)
     _record_set(self, '_f18', _f18)
     _record_set(self, '_f19', _record_factory_19() if _f19 is _record_factory else _f19)
-    _record_set(self, '_f20', _record_factory_20() if _f20 is _record_factory else _f20)
+    _record_set(self, '_f20', _f20)
     _record_set(self, '_f21', _f21)
-    _record_set(self, '_f22', _f22)
+    _record_set(self, '_f22', _record_factory_22() if _f22 is _record_factory else _f22)
     _record_set(self, '_f23', _f23)
     _record_set(self, '_f24', _f24)
+    _record_set(self, '_f25', _f25)
+    _record_set(self, '_f26', _f26)
 
 
 SHAPES = {
@@ -409,5 +411,5 @@ SHAPES = {
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken', 'taken')): _shape_34,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_35,
     (True, False, ('taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken')): _shape_36,
-    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken or made', 'taken', 'taken', 'taken', 'taken')): _shape_37,
+    (True, False, ('taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken or made', 'taken', 'taken', 'taken or made', 'taken', 'taken', 'taken', 'taken')): _shape_37,
 }

@@ -4,6 +4,8 @@ Whole Pods are checked against KubeVirt by test_conformance_pods.py."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,6 +79,22 @@ def test_default_launcher_image() -> None:
     assert default_launcher_image("v1.8.4") == "quay.io/kubevirt/virt-launcher:v1.8.4"
     assert default_launcher_image("v1.9.0", "registry.example.com/kv/") == \
         "registry.example.com/kv/virt-launcher:v1.9.0"
+
+
+def test_launcher_image_from_the_cr_given_by_kubevirt_config(tmp_path: Path) -> None:
+    """The CR in force names the registry and tag, whether it is among the files or given by --kubevirt-config."""
+    from conftest import invoke_cli
+
+    (tmp_path / "kubevirt.yaml").write_text(
+        "apiVersion: kubevirt.io/v1\nkind: KubeVirt\nmetadata:\n  name: kubevirt\n  namespace: kubevirt\n"
+        "spec:\n  imageRegistry: registry.example.com/kv\n  imageTag: v1.9.0-custom\n  configuration: {}\n")
+    (tmp_path / "vm.yaml").write_text(
+        "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: small\nspec:\n  runStrategy: Always\n"
+        "  template:\n    spec:\n      domain:\n        memory:\n          guest: 1Gi\n        devices: {}\n")
+    out, err, status = invoke_cli(["--no-builtin-catalog", "--kubevirt-version", "main", "render", "-f", "vm.yaml",
+                                   "--pod", "-o", "json", "--kubevirt-config", "kubevirt.yaml"], tmp_path)
+    assert status == 0, err
+    assert json.loads(out)["spec"]["containers"][0]["image"] == "registry.example.com/kv/virt-launcher:v1.9.0-custom"
 
 
 def test_pod_requests_follow_kubernetes_rules() -> None:

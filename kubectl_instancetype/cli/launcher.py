@@ -24,11 +24,8 @@ def launcher_image(inputs: Inputs, given: str | None) -> str:
     """``--launcher-image``, else ``<registry>/virt-launcher:<tag>`` from the KubeVirt CR and the release."""
     if given:
         return given
-    spec = (_kubevirt_cr(inputs) or {}).get("spec") or {}
-    registry = spec.get("imageRegistry") if isinstance(spec.get("imageRegistry"), str) else None
-    tag = spec.get("imageTag") if isinstance(spec.get("imageTag"), str) and spec.get("imageTag") else None
-    release = inputs.config.release.name
-    return default_launcher_image(tag or release, registry or "quay.io/kubevirt")
+    cfg = inputs.config  # the CR in force, from the inputs or --kubevirt-config
+    return default_launcher_image(cfg.image_tag or cfg.release.name, cfg.image_registry or "quay.io/kubevirt")
 
 
 def pod_validator(inputs: Inputs, base: Any, everything: bool, kubevirt_config: str | None) -> PodRenderer:

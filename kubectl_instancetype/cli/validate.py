@@ -84,9 +84,10 @@ def validate(paths: tuple[str, ...], inputs: InputOptions, catalogs: CatalogOpti
     options = Options(namespace=inputs.namespace, config=loaded.config)
     renderer = vm_renderer(vmi)
     if pod or _holds_cluster_objects(loaded):
+        from ..render import default_vm_renderer
         from .launcher import pod_validator
 
-        renderer = pod_validator(loaded, renderer or vm_renderer_default(), pod, catalogs.kubevirt_config)
+        renderer = pod_validator(loaded, renderer or default_vm_renderer, pod, catalogs.kubevirt_config)
     processes = how_many(jobs, len(loaded.documents))
     if processes > 1:
         from .jobs import render_parallel
@@ -220,12 +221,6 @@ def _holds_cluster_objects(loaded: Inputs) -> bool:
     """Whether the inputs hold objects a launcher Pod's render reads (or a KubeVirt CR)."""
     kinds = {"PersistentVolumeClaim", "DataVolume", "NetworkAttachmentDefinition", "StorageClass", "KubeVirt"}
     return any(doc.data.get("kind") in kinds for doc in loaded.documents)
-
-
-def vm_renderer_default() -> Any:
-    from ..render import default_vm_renderer
-
-    return default_vm_renderer
 
 
 def _no_text(_item: Item) -> str:
