@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ...config import ClusterConfig
 from .. import gates
-from ..cause import Cause, FieldPath, Spec
-from .spec import InterfaceCheck, Item, each_interface, has, interface_path, is_pod, name, text
+from ..cause import Cause, FieldPath
+from .spec import InterfaceCheck, Item, NetSpec, each_interface, has, interface_path, is_pod, name, text
 
 # The pointers ``countInterfaceBindings`` counts; the discontinued slirp, passt and macvtap are not among them.
 BINDINGS = ("bridge", "masquerade", "sriov", "passtBinding", "binding")
@@ -88,6 +88,6 @@ def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
 CHECKS: tuple[InterfaceCheck, ...] = (binding_exists, masquerade, bridge, macvtap, passt)
 
 
-def interface_binding(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def interface_binding(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfaceBinding``: each interface through :data:`CHECKS`."""
     return each_interface(field, spec, cfg, CHECKS)

@@ -12,7 +12,7 @@ from ...schema.fielderror import go_quote
 from ...schema.names import dns1123_label, dns1123_subdomain
 from .. import gates
 from ..cause import Cause, FieldPath, Spec
-from .spec import Item, dra_tuples, text
+from .spec import Item, dra_tuples, networks, text
 
 RESOURCE_CLAIMS_INCOMPLETE = (
     "vmi.spec.resourceClaims must specify all claims used in vmi.spec.domain.devices.gpus and "
@@ -59,7 +59,7 @@ def creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     gpu_causes, gpu_names, gpu_pairs = _devices(field, gpus, GPUS, cfg)
     hd_causes, hd_names, hd_pairs = _devices(field, host_devices, HOST_DEVICES, cfg)
     causes += gpu_causes + hd_causes
-    net_pairs = dra_tuples(spec) if gates.is_enabled(cfg, "NetworkDevicesWithDRA") else {}
+    net_pairs = dra_tuples(networks(spec)) if gates.is_enabled(cfg, "NetworkDevicesWithDRA") else {}
     owners: dict[str, tuple[str, int]] = {}
     sources = (("GPUs", gpu_pairs, "gpus"), ("HostDevices", hd_pairs, "hostDevices"), ("Networks", net_pairs, ""))
     for kind, pairs, path in sources:

@@ -6,13 +6,13 @@ from ...config import ClusterConfig
 from ...schema.fielderror import go_quote
 from .. import gates
 from ..cause import Cause, FieldPath, Spec
-from .spec import Item, claim, dra_tuples, has, interfaces, interfaces_path, multus, name, networks, networks_path, text
+from .spec import Item, NetSpec, claim, dra_tuples, has, interfaces_path, multus, name, networks_path, text
 
 
-def network_devices(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def network_devices(field: FieldPath, net_spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """Under the NetworkDevicesWithDRA gate, never beside Multus; each DRA network with an SR-IOV or plugin
     interface, a claim and a request name, a claim of ``spec.resourceClaims``, and a pair of its own."""
-    nets = networks(spec)
+    nets = net_spec.networks
     if not cfg.release.knows_dra_networks:  # no networks[].resourceClaim before v1.9.0
         return []
     if not any(claim(n) is not None for n in nets):
@@ -23,14 +23,14 @@ def network_devices(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     if any(multus(n) is not None for n in nets):
         return [networks_path(field).cause(
             "mixing Multus and DRA resourceClaim networks in the same VMI is not supported")]
-    first = dra_tuples(spec)
-    claims = {text(rc, "name") for rc in _resource_claims(spec)}
+    first = dra_tuples(nets)
+    claims = {text(rc, "name") for rc in _resource_claims(net_spec.spec)}
     causes = []
     for idx, net in enumerate(nets):
         rc = claim(net)
         if rc is None:
             continue
-        causes.extend(_interface_binding(field, spec, name(net)))
+        causes.extend(_interface_binding(field, net_spec.interfaces, name(net)))
         at = networks_path(field).index(idx)
         claim_name, request_name = text(rc, "claimName"), text(rc, "requestName")
         if not claim_name:
@@ -53,9 +53,9 @@ def _resource_claims(spec: Spec) -> list[Item]:
     return [c if isinstance(c, dict) else {} for c in value] if isinstance(value, list) else []
 
 
-def _interface_binding(field: FieldPath, spec: Spec, network: str) -> list[Cause]:
+def _interface_binding(field: FieldPath, interfaces: list[Item], network: str) -> list[Cause]:
     """``validateDRANetworkInterfaceBinding``: the first interface of the network's name."""
-    iface = next((i for i in interfaces(spec) if name(i) == network), None)
+    iface = next((i for i in interfaces if name(i) == network), None)
     if iface is None or has(iface, "sriov") or has(iface, "binding"):
         return []
     return [interfaces_path(field).cause(

@@ -7,41 +7,41 @@ import re
 
 from ...config import ClusterConfig
 from ...schema.fielderror import go_quote
-from ..cause import Cause, FieldPath, Spec
+from ..cause import Cause, FieldPath
 from .address import is_pci_address, mac_error
-from .spec import Item, interface_path, interfaces, interfaces_path, name, networks, networks_path, text
+from .spec import Item, NetSpec, interface_path, interfaces_path, name, networks_path, text
 
 NAME_FORMAT = re.compile(r"[A-Za-z0-9_-]+")
 MODELS = ("e1000", "e1000e", "igb", "ne2k_pci", "pcnet", "rtl8139", "virtio")
 
 
-def networks_assigned(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def networks_assigned(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateNetworksAssignedToInterfaces``: an interface of each network's name."""
-    names = {name(i) for i in interfaces(spec)}
+    names = {name(i) for i in spec.interfaces}
     causes = []
-    for idx, net in enumerate(networks(spec)):
+    for idx, net in enumerate(spec.networks):
         if name(net) not in names:
             at = networks_path(field).index(idx).child("name")
             causes.append(at.cause(f"{at} '{name(net)}' not found."))
     return causes
 
 
-def interfaces_assigned(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def interfaces_assigned(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfacesAssignedToNetworks``: a network of each interface's name."""
-    names = {name(n) for n in networks(spec)}
+    names = {name(n) for n in spec.networks}
     causes = []
-    for idx, iface in enumerate(interfaces(spec)):
+    for idx, iface in enumerate(spec.interfaces):
         if name(iface) not in names:
             at = interfaces_path(field).index(idx).child("name")
             causes.append(at.cause(f"{at} '{name(iface)}' not found."))
     return causes
 
 
-def network_name_unique(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def network_name_unique(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateNetworkNameUnique``: every repeated network name."""
     seen: set[str] = set()
     causes = []
-    for idx, net in enumerate(networks(spec)):
+    for idx, net in enumerate(spec.networks):
         if name(net) in seen:
             causes.append(networks_path(field).index(idx).child("name").cause(
                 f"Network with name {go_quote(name(net))} already exists, every network must have a unique name"))
@@ -49,11 +49,11 @@ def network_name_unique(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> lis
     return causes
 
 
-def interface_name_unique(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def interface_name_unique(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfaceNameUnique``: every repeated interface name."""
     seen: set[str] = set()
     causes = []
-    for idx, iface in enumerate(interfaces(spec)):
+    for idx, iface in enumerate(spec.interfaces):
         if name(iface) in seen:
             causes.append(interfaces_path(field).index(idx).child("name").cause(
                 "Only one interface can be connected to one specific network"))

@@ -4,13 +4,13 @@ network name (pkg/network/admitter/netsource.go)."""
 from __future__ import annotations
 
 from ...config import ClusterConfig
-from ..cause import Cause, FieldPath, Spec
-from .spec import claim, is_multus_default, is_pod, multus, networks, networks_path, text
+from ..cause import Cause, FieldPath
+from .spec import NetSpec, claim, is_multus_default, is_pod, multus, networks_path, text
 
 
-def single_pod_network(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def single_pod_network(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateSinglePodNetwork``. The first cause names ``<field>.interfaces``, a field no spec has."""
-    nets = networks(spec)
+    nets = spec.networks
     pods = sum(1 for n in nets if is_pod(n))
     defaults = sum(1 for n in nets if is_multus_default(n))
     causes = []
@@ -25,10 +25,10 @@ def single_pod_network(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
     return causes
 
 
-def single_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def single_network_source(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateSingleNetworkSource``: a pod, Multus or DRA source, and only one."""
     causes = []
-    for idx, net in enumerate(networks(spec)):
+    for idx, net in enumerate(spec.networks):
         dra = claim(net) is not None and cfg.release.knows_dra_networks  # Go drops the field before v1.9.0
         count = is_pod(net) + (multus(net) is not None) + dra
         if count == 0:
@@ -38,9 +38,9 @@ def single_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> l
     return causes
 
 
-def multus_network_source(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def multus_network_source(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMultusNetworkSource``: the first Multus network without a network name, only."""
-    for idx, net in enumerate(networks(spec)):
+    for idx, net in enumerate(spec.networks):
         m = multus(net)
         if m is not None and not text(m, "networkName"):
             return [networks_path(field).index(idx).cause("CNI delegating plugin must have a networkName")]

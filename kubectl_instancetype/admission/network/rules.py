@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath, Rule, Spec, run_rules
 from . import binding, claims, dhcp, discontinued, dra, netiface, netsource, ports, state
-from .spec import InterfaceCheck, each_interface
+from .spec import InterfaceCheck, NetRule, NetSpec, each_interface
 
 # validateInterfacesFields: each interface through these, interface by interface.
 INTERFACE_FIELDS: tuple[InterfaceCheck, ...] = (
@@ -28,12 +28,12 @@ INTERFACE_FIELDS: tuple[InterfaceCheck, ...] = (
 )
 
 
-def interfaces_fields(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def interfaces_fields(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfacesFields``."""
     return each_interface(field, spec, cfg, INTERFACE_FIELDS)
 
 
-VALIDATE: tuple[Rule, ...] = (
+VALIDATE: tuple[NetRule, ...] = (
     netsource.single_pod_network,
     netsource.single_network_source,
     netsource.multus_network_source,
@@ -51,7 +51,11 @@ CREATION: tuple[Rule, ...] = (discontinued.discontinued_bindings,)
 
 def validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``Validator.Validate``."""
-    return run_rules(VALIDATE, field, spec, cfg)
+    net_spec = NetSpec.of(spec)
+    causes: list[Cause] = []
+    for rule in VALIDATE:
+        causes.extend(rule(field, net_spec, cfg))
+    return causes
 
 
 def dra_creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

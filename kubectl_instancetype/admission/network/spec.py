@@ -8,12 +8,31 @@ it is missing or null; a missing string or number is Go's zero value.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath, Spec
 
 Item = dict[str, Any]
+
+
+class NetSpec(NamedTuple):
+    """A spec as the network rules read it: its interfaces and networks as Go decodes them, and the network
+    of each name, read once for all the rules of one validation (each rule used to read them again)."""
+
+    spec: Spec
+    interfaces: list[Item]
+    networks: list[Item]
+    by_name: dict[str, Item]  # IndexNetworkSpecByName: the last network of each name
+
+    @staticmethod
+    def of(spec: Spec) -> NetSpec:
+        nets = networks(spec)
+        return NetSpec(spec, interfaces(spec), nets, {name(n): n for n in nets})
+
+
+# One rule of the network admitter: the spec's field, the spec as :class:`NetSpec`, the cluster configuration.
+NetRule = Callable[[FieldPath, NetSpec, ClusterConfig], list[Cause]]
 # A check of one interface: the spec's field, the interface's index, the interface, the network of its name
 # (empty when there is none: Go's zero ``v1.Network``) and the cluster configuration.
 InterfaceCheck = Callable[[FieldPath, int, Item, Item, ClusterConfig], list[Cause]]
@@ -81,21 +100,16 @@ def claim(net: Item) -> Item | None:
     return value if isinstance(value, dict) else ({} if value is not None else None)
 
 
-def networks_by_name(spec: Spec) -> dict[str, Item]:
-    """``IndexNetworkSpecByName``: the last network of each name."""
-    return {name(n): n for n in networks(spec)}
+def default_network(nets: list[Item]) -> Item | None:
+    """``LookUpDefaultNetwork``: the first pod or Multus default network of ``nets``."""
+    return next((n for n in nets if is_pod(n) or is_multus_default(n)), None)
 
 
-def default_network(spec: Spec) -> Item | None:
-    """``LookUpDefaultNetwork``: the first pod or Multus default network."""
-    return next((n for n in networks(spec) if is_pod(n) or is_multus_default(n)), None)
-
-
-def dra_tuples(spec: Spec) -> dict[str, int]:
-    """``ExtractDRANetworkClaimRequestTuples``: the first network index of each complete
+def dra_tuples(nets: list[Item]) -> dict[str, int]:
+    """``ExtractDRANetworkClaimRequestTuples``: the first index in ``nets`` of each complete
     ``claimName/requestName``."""
     first: dict[str, int] = {}
-    for idx, net in enumerate(networks(spec)):
+    for idx, net in enumerate(nets):
         rc = claim(net)
         if rc is None or not text(rc, "claimName") or not text(rc, "requestName"):
             continue
@@ -116,11 +130,12 @@ def networks_path(field: FieldPath) -> FieldPath:
     return field.child("networks")
 
 
-def each_interface(field: FieldPath, spec: Spec, cfg: ClusterConfig, checks: tuple[InterfaceCheck, ...]) -> list[Cause]:
+def each_interface(field: FieldPath, net_spec: NetSpec, cfg: ClusterConfig,
+                   checks: tuple[InterfaceCheck, ...]) -> list[Cause]:
     """Every interface through ``checks``, interface by interface, with the network of its name."""
-    by_name = networks_by_name(spec)
+    by_name = net_spec.by_name
     causes = []
-    for idx, iface in enumerate(interfaces(spec)):
+    for idx, iface in enumerate(net_spec.interfaces):
         net = by_name.get(name(iface), {})
         for check in checks:
             causes.extend(check(field, idx, iface, net, cfg))

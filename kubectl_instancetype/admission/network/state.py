@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from ...config import ClusterConfig
 from ...schema.fielderror import go_quote
-from ..cause import Cause, FieldPath, Spec
-from .spec import default_network, has, interfaces, interfaces_path, name, text
+from ..cause import Cause, FieldPath
+from .spec import NetSpec, default_network, has, interfaces_path, name, text
 
 ABSENT, DOWN, UP = "absent", "down", "up"
 
 
-def interface_state(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def interface_state(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """A known state; no link state on SR-IOV; ``absent`` only on a bridge to a network other than the
     default one."""
     causes = []
-    default = default_network(spec)
-    for idx, iface in enumerate(interfaces(spec)):
+    default = default_network(spec.networks)
+    for idx, iface in enumerate(spec.interfaces):
         state = text(iface, "state")
         if not state:
             continue  # no state: nothing below refuses it
