@@ -13,7 +13,7 @@ from collections.abc import Callable
 from ..config import ClusterConfig
 from . import gates
 from .cause import Cause, FieldPath, Spec
-from .resources import count, cpu, limit, memory, quantity, request, vcpus
+from .resources import count, cpu, limit, listed, memory, quantity, request, vcpus
 
 FEATURE_POLICIES = ("", "force", "require", "optional", "disable", "forbid")  # validCPUFeaturePolicies
 MUST_BE_POSITIVE = "{} '{}': must be greater than or equal to 0."  # valueMustBePositiveMessagePattern
@@ -29,6 +29,8 @@ def _at(field: FieldPath, *names: str) -> FieldPath:
 
 def request_not_negative(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPURequestNotNegative``."""
+    if not listed(spec, "requests", "cpu"):
+        return []
     requested = request(spec, "cpu")
     if requested.milli_value() >= 0:
         return []
@@ -38,6 +40,8 @@ def request_not_negative(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> li
 
 def limit_not_negative(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPULimitNotNegative``."""
+    if not listed(spec, "limits", "cpu"):
+        return []
     limited = limit(spec, "cpu")
     if limited.milli_value() >= 0:
         return []
@@ -47,6 +51,8 @@ def limit_not_negative(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
 
 def request_not_over_limit(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCpuRequestDoesNotExceedLimit``: with a CPU limit, the request is not above it."""
+    if not listed(spec, "limits", "cpu"):
+        return []
     requested, limited = request(spec, "cpu"), limit(spec, "cpu")
     if not (limited.milli_value() > 0 and requested.milli_value() > limited.milli_value()):
         return []

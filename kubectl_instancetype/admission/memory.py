@@ -14,7 +14,7 @@ from ..config import ClusterConfig
 from ..quantity import BINARY_SI, ERR_FORMAT_WRONG, QuantityError, new_quantity, parse_quantity
 from . import gates
 from .cause import Cause, FieldPath, Spec
-from .resources import domain, limit, memory, quantity, request
+from .resources import domain, limit, listed, memory, quantity, request
 
 MUST_BE_POSITIVE = "{}: must be greater than or equal to 0."  # valueMustBePositiveMessagePattern, "%s '%s'" first
 ONE_M = parse_quantity("1M")
@@ -30,6 +30,8 @@ def _at(field: FieldPath, *names: str) -> FieldPath:
 
 def requests_not_negative_or_null(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryRequestsNegativeOrNull``: a memory request is not negative, and at least 1M when set."""
+    if not listed(spec, "requests", "memory"):
+        return []
     requested = request(spec, "memory")
     at = _at(field, "resources", "requests", "memory")
     if requested.value() < 0:
@@ -41,6 +43,8 @@ def requests_not_negative_or_null(field: FieldPath, spec: Spec, cfg: ClusterConf
 
 def limits_not_negative_or_null(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryLimitsNegativeOrNull``: a memory limit is not negative nor below the request."""
+    if not listed(spec, "limits", "memory"):
+        return []
     limited, requested = limit(spec, "memory"), request(spec, "memory")
     at_limit, at_request = _at(field, "resources", "limits", "memory"), _at(field, "resources", "requests", "memory")
     causes = []

@@ -50,6 +50,15 @@ def _listed(spec: Spec, kind: str, name: str) -> Quantity:
 _ZERO = {name: new_quantity(0, fmt) for name, fmt in _FORMATS.items()}  # a Quantity is immutable: one will do
 
 
+def listed(spec: Spec, kind: str, name: str) -> bool:
+    """Whether ``spec.domain.resources.<kind>`` (requests, limits) lists ``name``: a rule about a quantity the
+    spec does not list has nothing to refuse (it reads zero), and skips reading it."""
+    dom = spec.get("domain")
+    resources = dom.get("resources") if isinstance(dom, dict) else None
+    values = resources.get(kind) if isinstance(resources, dict) else None
+    return isinstance(values, dict) and values.get(name) is not None
+
+
 def request(spec: Spec, name: str) -> Quantity:
     """``spec.Domain.Resources.Requests.Memory()`` / ``Cpu()`` for ``name`` "memory" / "cpu"."""
     return _listed(spec, "requests", name)

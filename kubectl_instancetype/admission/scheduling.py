@@ -49,6 +49,8 @@ def probes(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateProbe`` for the readiness and liveness probes (one handler each), then, without a pod
     network, their HTTP and TCP handlers are refused."""
     kinds = ("readinessProbe", "livenessProbe")
+    if spec.get(kinds[0]) is None and spec.get(kinds[1]) is None:
+        return []  # most specs have no probe
     causes = [cause for kind in kinds for cause in _probe(field.child(kind), spec.get(kind))]
     if any((network or {}).get("pod") is not None for network in spec.get("networks") or []):
         return causes
