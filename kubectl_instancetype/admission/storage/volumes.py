@@ -10,6 +10,7 @@ from ...config import ClusterConfig
 from ...quantity import QuantityError, from_json
 from .. import gates
 from ..cause import Cause, FieldPath
+from .cloudinit import SOURCES as CLOUD_INIT_SOURCES
 from .cloudinit import cloud_init
 from .spec import Obj, is_set, mapping, text
 
@@ -86,15 +87,17 @@ def _required(source: str, key: str) -> VolumeRule:
     return rule
 
 
-# validateVolumes' checks of each volume after its name, in its order.
-VOLUME_RULES: tuple[VolumeRule, ...] = (
-    _sources,
-    cloud_init,
-    _downward_metrics,
-    _host_disk,
-    _required("configMap", "name"),
-    _required("secret", "secretName"),
-    _required("serviceAccount", "serviceAccountName"),
+# validateVolumes' checks of each volume after its name, in its order, each with the volume's keys it reads
+# (None: any): a volume holding none of them passes the check. A volume holds its name and one source, so
+# the checks of the other sources are skipped.
+VOLUME_RULES: tuple[tuple[VolumeRule, frozenset[str] | None], ...] = (
+    (_sources, None),
+    (cloud_init, frozenset(CLOUD_INIT_SOURCES)),
+    (_downward_metrics, frozenset(("downwardMetrics",))),
+    (_host_disk, frozenset(("hostDisk",))),
+    (_required("configMap", "name"), frozenset(("configMap",))),
+    (_required("secret", "secretName"), frozenset(("secret",))),
+    (_required("serviceAccount", "serviceAccountName"), frozenset(("serviceAccount",))),
 )
 
 
@@ -108,8 +111,9 @@ def validate_volumes(field: FieldPath, volumes: list[Obj], cfg: ClusterConfig) -
             other = field.index(first[name])
             causes.append(here.child("name").cause(f"{here} and {other} must not have the same Name."))
         first.setdefault(name, idx)
-        for rule in VOLUME_RULES:
-            causes.extend(rule(here, volume, cfg))
+        for rule, reads in VOLUME_RULES:
+            if reads is None or not reads.isdisjoint(volume):
+                causes.extend(rule(here, volume, cfg))
     for source, word in AT_MOST_ONE:
         if len(volumes) > 1 and sum(is_set(v, source) for v in volumes) > 1:
             causes.append(field.cause(f"{field} must have max one {word} volume set"))
