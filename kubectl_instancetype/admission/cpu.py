@@ -9,8 +9,10 @@ its order) and vms-admitter.go (``validateLiveUpdateCPU``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from ..config import ClusterConfig
+from ..quantity import Quantity
 from . import gates
 from .cause import Cause, FieldPath, Spec
 from .resources import count, cpu, limit, listed, memory, quantity, request, vcpus
@@ -64,23 +66,43 @@ def pinning(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCpuPinning``: what ``dedicatedCpuPlacement: true`` requires, in KubeVirt's order."""
     if not (cpu(spec) or {}).get("dedicatedCpuPlacement"):
         return []
+    read = _Dedicated.of(spec)
     causes: list[Cause] = []
     for check in _DEDICATED_CHECKS:
-        causes.extend(check(field, spec, cfg))
+        causes.extend(check(field, read, cfg))
     return causes
 
 
-def _memory_provided(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+class _Dedicated(NamedTuple):
+    """What the dedicated-CPU checks read of a spec: read once for the nine of them (most read the same
+    quantities)."""
+
+    spec: Spec
+    cpu_request: Quantity
+    cpu_limit: Quantity
+    memory_request: Quantity
+    memory_limit: Quantity
+    vcpus: int
+    threads: int
+
+    @staticmethod
+    def of(spec: Spec) -> _Dedicated:
+        spec_cpu = cpu(spec)
+        return _Dedicated(spec, request(spec, "cpu"), limit(spec, "cpu"), request(spec, "memory"),
+                          limit(spec, "memory"), vcpus(spec_cpu), count(spec_cpu, "threads"))
+
+
+def _memory_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryIsProvided``: a memory limit or request, hugepages, or a non-zero guest memory."""
     if cfg.release.memory_provided_checks_only_resources:
         # v1.5.0-v1.6.3's validateMemoryLimitAndRequestProvided: a memory limit or request (Value() != 0), nothing else
-        if limit(spec, "memory").value() != 0 or request(spec, "memory").value() != 0:
+        if read.memory_limit.value() != 0 or read.memory_request.value() != 0:
             return []
         a, b = _at(field, "resources", "requests", "memory"), _at(field, "resources", "limits", "memory")
         return [b.cause(f"{a} or {b} should be provided")]
-    if not limit(spec, "memory").is_zero() or not request(spec, "memory").is_zero():
+    if not read.memory_limit.is_zero() or not read.memory_request.is_zero():
         return []
-    mem = memory(spec)
+    mem = memory(read.spec)
     if mem is None and cfg.release.memory_provided_panics_without_memory:
         # validateMemoryLimitAndRequestProvided (v1.6.4-v1.6.6, v1.7.0-v1.7.3) reads spec.domain.memory.hugepages
         # without looking for spec.domain.memory: the webhook panics, and the API server refuses the object
@@ -97,25 +119,25 @@ def _memory_provided(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     return [b.cause(f"{a}, {b}, {c} or {d} should be provided")]
 
 
-def _request_integer(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _request_integer(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPURequestIsInteger`` (KubeVirt's spelling "interger")."""
-    requested = request(spec, "cpu")
+    requested = read.cpu_request
     if requested.value() > 0 and requested.value() * 1000 != requested.milli_value():
         return [_at(field, "resources", "requests", "cpu").cause("provided resources CPU requests must be an interger")]
     return []
 
 
-def _limit_integer(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _limit_integer(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPULimitIsInteger``."""
-    limited = limit(spec, "cpu")
+    limited = read.cpu_limit
     if limited.value() > 0 and limited.value() * 1000 != limited.milli_value():
         return [_at(field, "resources", "limits", "cpu").cause("provided resources CPU limits must be an interger")]
     return []
 
 
-def _memory_request_equals_limit(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _memory_request_equals_limit(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryRequestsAndLimits``."""
-    requested, limited = request(spec, "memory").value(), limit(spec, "memory").value()
+    requested, limited = read.memory_request.value(), read.memory_limit.value()
     if requested > 0 and limited > 0 and requested != limited:
         at, at_limit = _at(field, "resources", "requests", "memory"), _at(field, "resources", "limits", "memory")
         return [at.cause(f"{at} must be equal to {at_limit}")]
@@ -128,28 +150,28 @@ def _cpu_paths(field: FieldPath) -> tuple[FieldPath, FieldPath, FieldPath, Field
             _at(field, "cpu", "cores"), _at(field, "cpu", "dedicatedCpuPlacement"))
 
 
-def _something_provided(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _something_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestLimitOrCoresProvidedOnDedicatedCPUPlacement`` (the trailing space is KubeVirt's)."""
-    if request(spec, "cpu").value() == 0 and limit(spec, "cpu").value() == 0 and vcpus(cpu(spec)) == 0:
+    if read.cpu_request.value() == 0 and read.cpu_limit.value() == 0 and read.vcpus == 0:
         req, lim, cores, dedicated = _cpu_paths(field)
         return [dedicated.cause(
             f"either {req} or {lim} or {cores} must be provided when DedicatedCPUPlacement is true ")]
     return []
 
 
-def _cpu_request_equals_limit(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _cpu_request_equals_limit(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestEqualsLimitOnDedicatedCPUPlacement``."""
-    requested, limited = request(spec, "cpu").value(), limit(spec, "cpu").value()
+    requested, limited = read.cpu_request.value(), read.cpu_limit.value()
     if requested > 0 and limited > 0 and requested != limited:
         req, lim, _, dedicated = _cpu_paths(field)
         return [dedicated.cause(f"{req} or {lim} must be equal when DedicatedCPUPlacement is true ")]
     return []
 
 
-def _cores_match_resources(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _cores_match_resources(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestOrLimitWithCoresProvidedOnDedicatedCPUPlacement``: a CPU request or limit with a
     topology must equal its vCPU count (either of them)."""
-    requested, limited, n = request(spec, "cpu").value(), limit(spec, "cpu").value(), vcpus(cpu(spec))
+    requested, limited, n = read.cpu_request.value(), read.cpu_limit.value(), read.vcpus
     if (requested > 0 or limited > 0) and n > 0 and requested != n and limited != n:
         req, lim, cores, dedicated = _cpu_paths(field)
         return [dedicated.cause(
@@ -157,11 +179,11 @@ def _cores_match_resources(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> 
     return []
 
 
-def _threads_on_arm64(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _threads_on_arm64(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateThreadCountOnArchitecture``: one thread per core on arm64 (the spec's architecture, else the
     cluster's default)."""
-    arch = spec.get("architecture") or cfg.default_architecture
-    threads = count(cpu(spec), "threads")
+    arch = read.spec.get("architecture") or cfg.default_architecture
+    threads = read.threads
     if threads > 1 and arch == "arm64":
         at_threads, at_arch = _at(field, "cpu", "threads"), field.child("architecture")
         return [at_arch.cause(
@@ -169,9 +191,9 @@ def _threads_on_arm64(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[
     return []
 
 
-def _threads_dedicated(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
+def _threads_dedicated(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateThreadCountOnDedicatedCPUPlacement``."""
-    threads = count(cpu(spec), "threads")
+    threads = read.threads
     if threads > 2:
         at_threads, dedicated = _at(field, "cpu", "threads"), _at(field, "cpu", "dedicatedCpuPlacement")
         return [dedicated.cause(f"Not more than two threads must be provided at {at_threads} (got {threads}) "
@@ -179,7 +201,7 @@ def _threads_dedicated(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
     return []
 
 
-_DEDICATED_CHECKS: tuple[Callable[[FieldPath, Spec, ClusterConfig], list[Cause]], ...] = (
+_DEDICATED_CHECKS: tuple[Callable[[FieldPath, _Dedicated, ClusterConfig], list[Cause]], ...] = (
     _memory_provided,
     _request_integer,
     _limit_integer,
