@@ -53,8 +53,10 @@ def domain(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     causes = disks.validate_disks(at.child("devices", "disks"), list((dom.get("devices") or {}).get("disks") or []),
                                   cfg)
     if firmware is not None:
-        causes.extend(_bootloader(at.child("firmware", "bootloader"), firmware.get("bootloader")))
-        causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), firmware.get("kernelBoot")))
+        causes.extend(_bootloader(at, firmware.get("bootloader")))
+        kernel_boot = firmware.get("kernelBoot")
+        if kernel_boot is not None:
+            causes.extend(_kernel_boot(at.child("firmware", "kernelBoot"), kernel_boot))
     tdx = (dom.get("launchSecurity") or {}).get("tdx") is not None and cfg.release.tdx_secure_boot_needs_no_smm
     if secure_boot_enabled(firmware) and not smm_enabled(dom.get("features")) and not tdx:
         causes.append(at.cause(f"{at} has EFI SecureBoot enabled. SecureBoot requires SMM, which is currently "
@@ -80,8 +82,9 @@ def smm_enabled(features: Any) -> bool:
     return smm is not None and smm.get("enabled") in (None, True)
 
 
-def _bootloader(at: FieldPath, bootloader: Any) -> list[Cause]:
+def _bootloader(domain: FieldPath, bootloader: Any) -> list[Cause]:
     if bootloader is not None and bootloader.get("efi") is not None and bootloader.get("bios") is not None:
+        at = domain.child("firmware", "bootloader")
         return [at.cause(f"{at} has both EFI and BIOS configured, but they are mutually exclusive.")]
     return []
 

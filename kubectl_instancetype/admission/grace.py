@@ -19,6 +19,7 @@ from .cause import Cause, FieldPath, Spec
 NVIDIA = "10DE"
 GRACE_DEVICES = frozenset(("2342", "2348", "2941"))
 HEX = frozenset("0123456789ABCDEF")
+_SPEC = FieldPath.of("spec")  # a path is an immutable value: one will do
 ROOT_COMPLEX = "kubevirt.io/placePCIDevicesOnRootComplex"
 DISABLE_HOLE64 = "kubevirt.io/disablePCIHole64"
 
@@ -109,7 +110,7 @@ def validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 def annotation_causes(field: FieldPath, spec: Spec, notes: dict[str, Any], cfg: ClusterConfig) -> list[Cause]:
     """``validateGraceIOVirtualizationAnnotations``: Grace requests keep the PCI devices off the root complex
     and the 64-bit PCI hole on."""
-    graces, _ = _requests(FieldPath.of("spec"), spec, cfg)
+    graces, _ = _requests(_SPEC, spec, cfg)
     if not graces:
         return []
     causes = []

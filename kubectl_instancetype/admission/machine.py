@@ -23,8 +23,9 @@ def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     if not kind:
         return []
     allowed = cfg.emulated_machines_for(spec.get("architecture") or "")
-    if any(match(pattern, kind) for pattern in allowed):
-        return []
+    for pattern in allowed:
+        if match(pattern, kind):
+            return []
     at = field.child("domain", "machine", "type")
     return [at.cause(f"{at} is not supported: {kind} (allowed values: [{' '.join(allowed)}])")]
 

@@ -28,6 +28,10 @@ from .network import rules as network
 RUN_STRATEGIES = ("Halted", "Manual", "Always", "RerunOnFailure", "Once")
 WAIT_AS_RECEIVER = "WaitAsReceiver"
 RUNNING_DEPRECATED = "spec.running is deprecated, please use spec.runStrategy instead."
+ROOT = FieldPath.of("spec")  # paths are immutable values: one of each will do
+# vms-admitter.go builds the network validator with field.NewPath("spec") over the template spec: its causes
+# read "spec.domain...", while they stand for the template's fields.
+TEMPLATE_AS_SPEC = FieldPath(("spec", "template", "spec"), "spec")
 
 
 @dataclass(frozen=True)
@@ -44,14 +48,10 @@ def admit_create(vm: Spec, applied: Spec, namespace: str, cfg: ClusterConfig) ->
     spec = vm.get("spec") or {}
     template = spec.get("template")
     own = (template or {}).get("spec") or {}
-    root = FieldPath.of("spec")
-    # vms-admitter.go builds the network validator with field.NewPath("spec") over the template spec: its
-    # causes read "spec.domain...", while they stand for the template's fields.
-    template_as_spec = FieldPath(("spec", "template", "spec"), "spec")
     steps = (
         lambda: gates.discontinued_in_use(cfg, own),
-        lambda: network.validate_creation(template_as_spec, applied, cfg),
-        lambda: validate_vm_spec(root, {**spec, "template": {**template, "spec": applied}} if template else spec, cfg),
+        lambda: network.validate_creation(TEMPLATE_AS_SPEC, applied, cfg),
+        lambda: validate_vm_spec(ROOT, {**spec, "template": {**template, "spec": applied}} if template else spec, cfg),
         lambda: datavolumes.storage_admit(vm, namespace, cfg),
     )
     for step in steps:

@@ -61,15 +61,13 @@ def ports(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
 def port_ranges(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validatePortRangesConfiguration``: only under the PortRangesSpec gate; on the pod network, not with
     ``ports``, on masquerade only, and valid, non-overlapping ranges."""
-    if not cfg.release.knows_port_ranges:  # no portRanges field before v1.9.0: Go's decoding drops it
-        return []
+    if not cfg.release.knows_port_ranges or not has_items(iface, "portRanges"):
+        return []  # no portRanges field before v1.9.0: Go's decoding drops it; none, nothing to refuse
     at = interface_path(field, idx)
     if not gates.is_enabled(cfg, "PortRangesSpec"):
-        if has_items(iface, "portRanges"):
-            return [at.child("name").cause(
-                "portRanges is specified on interface but the PortRangesSpec feature gate is not enabled")]
-        return []
-    if not is_pod(net) or not has_items(iface, "portRanges"):
+        return [at.child("name").cause(
+            "portRanges is specified on interface but the PortRangesSpec feature gate is not enabled")]
+    if not is_pod(net):
         return []
     causes = []
     if has_items(iface, "ports"):

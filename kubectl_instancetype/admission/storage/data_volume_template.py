@@ -11,6 +11,7 @@ from ..cause import Cause, FieldPath
 from .spec import Obj, is_set, items, mapping, text
 
 # cdiv1.DataVolumeSource's fields: exactly one of them is a source.
+_TEMPLATES = FieldPath.of("spec", "dataVolumeTemplates")  # a path is an immutable value: one will do
 DATA_VOLUME_SOURCES = ("http", "s3", "gcs", "registry", "pvc", "upload", "blank", "imageio", "vddk", "snapshot")
 
 
@@ -56,9 +57,12 @@ def _referenced(name: str, volumes: list[Obj]) -> bool:
 def validate_data_volume_templates(field: FieldPath, vm_spec: Obj) -> list[Cause]:
     """``ValidateDataVolumeTemplate`` at ``field`` (``spec``): each template is well formed and used by a
     volume of the VM's template."""
+    templates = items(vm_spec.get("dataVolumeTemplates"))
+    if not templates:
+        return []
     template_volumes = items(mapping(mapping(vm_spec.get("template")).get("spec")).get("volumes"))
     causes: list[Cause] = []
-    for idx, template in enumerate(items(vm_spec.get("dataVolumeTemplates"))):
+    for idx, template in enumerate(templates):
         at = field.child("dataVolumeTemplate").index(idx)
         problem = _data_volume(at, template)
         if problem:
@@ -72,10 +76,13 @@ def validate_data_volume_templates(field: FieldPath, vm_spec: Obj) -> list[Cause
 def template_namespaces(vm: Obj, namespace: str) -> list[Cause]:
     """``validateVirtualMachineDataVolumeTemplateNamespace`` on create: a template names no namespace but the
     VM's (its own, else the request's)."""
+    templates = items(mapping(vm.get("spec")).get("dataVolumeTemplates"))
+    if not templates:
+        return []
     target = text(mapping(vm.get("metadata")).get("namespace")) or namespace
-    field = FieldPath.of("spec", "dataVolumeTemplates")
+    field = _TEMPLATES
     causes = []
-    for idx, template in enumerate(items(mapping(vm.get("spec")).get("dataVolumeTemplates"))):
+    for idx, template in enumerate(templates):
         own = text(mapping(template.get("metadata")).get("namespace"))
         if own and own != target:
             causes.append(field.index(idx).cause(
