@@ -82,21 +82,27 @@ class _Dedicated(NamedTuple):
     cpu_limit: Quantity
     memory_request: Quantity
     memory_limit: Quantity
+    cpu_requested: int  # the Value() of each quantity
+    cpu_limited: int
+    memory_requested: int
+    memory_limited: int
     vcpus: int
     threads: int
 
     @staticmethod
     def of(spec: Spec) -> _Dedicated:
-        spec_cpu = cpu(spec)
-        return _Dedicated(spec, request(spec, "cpu"), limit(spec, "cpu"), request(spec, "memory"),
-                          limit(spec, "memory"), vcpus(spec_cpu), count(spec_cpu, "threads"))
+        spec_cpu, cpu_request, cpu_limit = cpu(spec), request(spec, "cpu"), limit(spec, "cpu")
+        memory_request, memory_limit = request(spec, "memory"), limit(spec, "memory")
+        return _Dedicated(spec, cpu_request, cpu_limit, memory_request, memory_limit, cpu_request.value(),
+                          cpu_limit.value(), memory_request.value(), memory_limit.value(), vcpus(spec_cpu),
+                          count(spec_cpu, "threads"))
 
 
 def _memory_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryIsProvided``: a memory limit or request, hugepages, or a non-zero guest memory."""
     if cfg.release.memory_provided_checks_only_resources:
         # v1.5.0-v1.6.3's validateMemoryLimitAndRequestProvided: a memory limit or request (Value() != 0), nothing else
-        if read.memory_limit.value() != 0 or read.memory_request.value() != 0:
+        if read.memory_limited != 0 or read.memory_requested != 0:
             return []
         a, b = _at(field, "resources", "requests", "memory"), _at(field, "resources", "limits", "memory")
         return [b.cause(f"{a} or {b} should be provided")]
@@ -121,23 +127,21 @@ def _memory_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> 
 
 def _request_integer(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPURequestIsInteger`` (KubeVirt's spelling "interger")."""
-    requested = read.cpu_request
-    if requested.value() > 0 and requested.value() * 1000 != requested.milli_value():
+    if read.cpu_requested > 0 and read.cpu_requested * 1000 != read.cpu_request.milli_value():
         return [_at(field, "resources", "requests", "cpu").cause("provided resources CPU requests must be an interger")]
     return []
 
 
 def _limit_integer(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateCPULimitIsInteger``."""
-    limited = read.cpu_limit
-    if limited.value() > 0 and limited.value() * 1000 != limited.milli_value():
+    if read.cpu_limited > 0 and read.cpu_limited * 1000 != read.cpu_limit.milli_value():
         return [_at(field, "resources", "limits", "cpu").cause("provided resources CPU limits must be an interger")]
     return []
 
 
 def _memory_request_equals_limit(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateMemoryRequestsAndLimits``."""
-    requested, limited = read.memory_request.value(), read.memory_limit.value()
+    requested, limited = read.memory_requested, read.memory_limited
     if requested > 0 and limited > 0 and requested != limited:
         at, at_limit = _at(field, "resources", "requests", "memory"), _at(field, "resources", "limits", "memory")
         return [at.cause(f"{at} must be equal to {at_limit}")]
@@ -152,7 +156,7 @@ def _cpu_paths(field: FieldPath) -> tuple[FieldPath, FieldPath, FieldPath, Field
 
 def _something_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestLimitOrCoresProvidedOnDedicatedCPUPlacement`` (the trailing space is KubeVirt's)."""
-    if read.cpu_request.value() == 0 and read.cpu_limit.value() == 0 and read.vcpus == 0:
+    if read.cpu_requested == 0 and read.cpu_limited == 0 and read.vcpus == 0:
         req, lim, cores, dedicated = _cpu_paths(field)
         return [dedicated.cause(
             f"either {req} or {lim} or {cores} must be provided when DedicatedCPUPlacement is true ")]
@@ -161,7 +165,7 @@ def _something_provided(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) 
 
 def _cpu_request_equals_limit(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestEqualsLimitOnDedicatedCPUPlacement``."""
-    requested, limited = read.cpu_request.value(), read.cpu_limit.value()
+    requested, limited = read.cpu_requested, read.cpu_limited
     if requested > 0 and limited > 0 and requested != limited:
         req, lim, _, dedicated = _cpu_paths(field)
         return [dedicated.cause(f"{req} or {lim} must be equal when DedicatedCPUPlacement is true ")]
@@ -171,7 +175,7 @@ def _cpu_request_equals_limit(field: FieldPath, read: _Dedicated, cfg: ClusterCo
 def _cores_match_resources(field: FieldPath, read: _Dedicated, cfg: ClusterConfig) -> list[Cause]:
     """``validateRequestOrLimitWithCoresProvidedOnDedicatedCPUPlacement``: a CPU request or limit with a
     topology must equal its vCPU count (either of them)."""
-    requested, limited, n = read.cpu_request.value(), read.cpu_limit.value(), read.vcpus
+    requested, limited, n = read.cpu_requested, read.cpu_limited, read.vcpus
     if (requested > 0 or limited > 0) and n > 0 and requested != n and limited != n:
         req, lim, cores, dedicated = _cpu_paths(field)
         return [dedicated.cause(

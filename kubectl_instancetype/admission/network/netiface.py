@@ -17,23 +17,23 @@ MODELS = ("e1000", "e1000e", "igb", "ne2k_pci", "pcnet", "rtl8139", "virtio")
 
 def networks_assigned(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateNetworksAssignedToInterfaces``: an interface of each network's name."""
-    names = {name(i) for i in spec.interfaces}
+    names = set(spec.interface_names)
     causes = []
-    for idx, net in enumerate(spec.networks):
-        if name(net) not in names:
+    for idx, net_name in enumerate(spec.network_names):
+        if net_name not in names:
             at = networks_path(field).index(idx).child("name")
-            causes.append(at.cause(f"{at} '{name(net)}' not found."))
+            causes.append(at.cause(f"{at} '{net_name}' not found."))
     return causes
 
 
 def interfaces_assigned(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateInterfacesAssignedToNetworks``: a network of each interface's name."""
-    names = {name(n) for n in spec.networks}
+    names = set(spec.network_names)
     causes = []
-    for idx, iface in enumerate(spec.interfaces):
-        if name(iface) not in names:
+    for idx, iface_name in enumerate(spec.interface_names):
+        if iface_name not in names:
             at = interfaces_path(field).index(idx).child("name")
-            causes.append(at.cause(f"{at} '{name(iface)}' not found."))
+            causes.append(at.cause(f"{at} '{iface_name}' not found."))
     return causes
 
 
@@ -41,11 +41,11 @@ def network_name_unique(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> 
     """``validateNetworkNameUnique``: every repeated network name."""
     seen: set[str] = set()
     causes = []
-    for idx, net in enumerate(spec.networks):
-        if name(net) in seen:
+    for idx, net_name in enumerate(spec.network_names):
+        if net_name in seen:
             causes.append(networks_path(field).index(idx).child("name").cause(
-                f"Network with name {go_quote(name(net))} already exists, every network must have a unique name"))
-        seen.add(name(net))
+                f"Network with name {go_quote(net_name)} already exists, every network must have a unique name"))
+        seen.add(net_name)
     return causes
 
 
@@ -53,11 +53,11 @@ def interface_name_unique(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -
     """``validateInterfaceNameUnique``: every repeated interface name."""
     seen: set[str] = set()
     causes = []
-    for idx, iface in enumerate(spec.interfaces):
-        if name(iface) in seen:
+    for idx, iface_name in enumerate(spec.interface_names):
+        if iface_name in seen:
             causes.append(interfaces_path(field).index(idx).child("name").cause(
                 "Only one interface can be connected to one specific network"))
-        seen.add(name(iface))
+        seen.add(iface_name)
     return causes
 
 

@@ -23,12 +23,16 @@ class NetSpec(NamedTuple):
     spec: Spec
     interfaces: list[Item]
     networks: list[Item]
+    interface_names: list[str]  # name() of each interface
+    network_names: list[str]  # name() of each network
     by_name: dict[str, Item]  # IndexNetworkSpecByName: the last network of each name
 
     @staticmethod
     def of(spec: Spec) -> NetSpec:
-        nets = networks(spec)
-        return NetSpec(spec, interfaces(spec), nets, {name(n): n for n in nets})
+        ifaces, nets = interfaces(spec), networks(spec)
+        net_names = [name(n) for n in nets]
+        by_name = dict(zip(net_names, nets, strict=True))
+        return NetSpec(spec, ifaces, nets, [name(i) for i in ifaces], net_names, by_name)
 
 
 # One rule of the network admitter: the spec's field, the spec as :class:`NetSpec`, the cluster configuration.
@@ -133,10 +137,10 @@ def networks_path(field: FieldPath) -> FieldPath:
 def each_interface(field: FieldPath, net_spec: NetSpec, cfg: ClusterConfig,
                    checks: tuple[InterfaceCheck, ...]) -> list[Cause]:
     """Every interface through ``checks``, interface by interface, with the network of its name."""
-    by_name = net_spec.by_name
+    by_name, names = net_spec.by_name, net_spec.interface_names
     causes = []
     for idx, iface in enumerate(net_spec.interfaces):
-        net = by_name.get(name(iface), {})
+        net = by_name.get(names[idx], {})
         for check in checks:
             causes.extend(check(field, idx, iface, net, cfg))
     return causes
