@@ -43,24 +43,26 @@ def boot_order(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     causes: list[Cause] = []
     for idx, disk in enumerate(_devices(spec).get("disks") or []):
         disk = disk or {}
-        name, here = disk.get("name") or "", at_disks.index(idx)
+        name = disk.get("name") or ""
         volume = volumes.get(name)
+        # the disk's path is made for a cause only (a clean disk has none)
         if volume is None:
             if disk.get("cdrom") is None or not cfg.release.admits_empty_cdrom:
+                here = at_disks.index(idx)
                 causes.append(here.child("name").cause(f"{here.child('Name')} '{name}' not found."))
             elif not gates.is_enabled(cfg, "DeclarativeHotplugVolumes"):
-                causes.append(here.child("name").cause(
+                causes.append(at_disks.index(idx).child("name").cause(
                     "DeclarativeHotplugVolumes feature gate not enabled, cannot define an empty CD-ROM disk"))
         if disk.get("lun") is not None and volume is not None and volume.get("persistentVolumeClaim") is None \
                 and volume.get("dataVolume") is None:
-            lun = here.child("lun")
+            lun = at_disks.index(idx).child("lun")
             causes.append(lun.cause(f"{lun} can only be mapped to a DataVolume or PersistentVolumeClaim volume."))
         if volume is not None and volume.get("downwardMetrics") is not None:
-            causes.extend(_downward_metrics_disk(here, disk))
+            causes.extend(_downward_metrics_disk(at_disks.index(idx), disk))
         order = disk.get("bootOrder")
         if order is not None:
             if order in seen:
-                causes.append(_duplicate(here.child("bootOrder")))
+                causes.append(_duplicate(at_disks.index(idx).child("bootOrder")))
             seen.add(order)
     return causes + _interface_boot_order(field, spec, seen)
 
@@ -148,7 +150,8 @@ def _ramfb_display(gpu: Any, cfg: ClusterConfig) -> bool:
 
 def mdev_ramfb(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMDEVRamFB``: at most one GPU display with ramfb."""
-    if sum(_ramfb_display(gpu, cfg) for gpu in _devices(spec).get("gpus") or []) > 1:
+    gpus = _devices(spec).get("gpus")
+    if gpus and sum(_ramfb_display(gpu, cfg) for gpu in gpus) > 1:
         at = _quirk(field, "GPUs", "domain", "devices", "gpus")
         return [at.cause("configuring multiple displays with ramfb is not valid ")]
     return []

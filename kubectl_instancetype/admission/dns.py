@@ -51,8 +51,10 @@ def dns_policy(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
 def pod_dns_config(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``spec.dnsConfig``: required with policy ``None`` (with a nameserver), else at most three valid IP
     nameservers, six search domains of 256 characters in all, each a DNS-1123 subdomain, named options."""
-    at = field.child("dnsConfig")
     config = spec.get("dnsConfig")
+    if config is None and spec.get("dnsPolicy") != "None":
+        return []
+    at = field.child("dnsConfig")
     # KubeVirt's decoder has already respelled the addresses it can read (api.ipaddr.sanitize_ip)
     nameservers = [sanitize_ip(str(ns)) for ns in ((config or {}).get("nameservers") or [])]
     if spec.get("dnsPolicy") == "None":

@@ -64,12 +64,10 @@ def hugepages_requests(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
     if not isinstance(hugepages, dict):
         return []
     page = hugepages.get("pageSize") or ""
-    at_page = _at(field, "memory", "hugepages", "pageSize")
-    if not cfg.release.hugepages_causes_at_page_size:  # KubeVirt's text before v1.8.0, at the same field
-        at_page = FieldPath(at_page.keys, field.child("domain", "hugepages", "size").text)
     try:
         size = parse_quantity(page).value()
     except QuantityError:
+        at_page = _page_size(field, cfg)
         return [at_page.cause(f"{at_page} '{page}': {ERR_FORMAT_WRONG}")]
     requested = request(spec, "memory")
     vm_memory = requested.value()
@@ -78,16 +76,26 @@ def hugepages_requests(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list
         vm_memory = guest.value() if guest is not None else 0
     if vm_memory == 0:
         vm_memory = limit(spec, "memory").value()
-    at = _at(field, "resources", "requests", "memory")
     if vm_memory != 0 and vm_memory < size:
+        at, at_page = _at(field, "resources", "requests", "memory"), _page_size(field, cfg)
         return [at.cause(f"{at} '{requested}' must be equal to or larger than page size {at_page} '{page}'")]
     if size == 0:
         # KubeVirt takes the remainder by the page size and panics here; the API server then refuses the
         # object because its webhook failed.
+        at_page = _page_size(field, cfg)
         return [at_page.cause(f"{at_page} '{page}': {ZERO_PAGE}")]
     if _go_rem(vm_memory, size) != 0:
+        at, at_page = _at(field, "resources", "requests", "memory"), _page_size(field, cfg)
         return [at.cause(f"{at} '{requested}' is not a multiple of the page size {at_page} '{page}'")]
     return []
+
+
+def _page_size(field: FieldPath, cfg: ClusterConfig) -> FieldPath:
+    """The hugepages' page size field (made for a cause only)."""
+    at_page = _at(field, "memory", "hugepages", "pageSize")
+    if not cfg.release.hugepages_causes_at_page_size:  # KubeVirt's text before v1.8.0, at the same field
+        at_page = FieldPath(at_page.keys, field.child("domain", "hugepages", "size").text)
+    return at_page
 
 
 def _go_rem(a: int, b: int) -> int:

@@ -34,8 +34,10 @@ def utility_volumes_on_creation(field: FieldPath, spec: Spec, cfg: ClusterConfig
 
 def access_credentials(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateAccessCredentials`` on ``spec.accessCredentials``."""
-    return credentials.validate_access_credentials(
-        field.child("accessCredentials"), items(spec.get("accessCredentials")), spec_volumes(spec))
+    found = items(spec.get("accessCredentials"))
+    if not found:
+        return []
+    return credentials.validate_access_credentials(field.child("accessCredentials"), found, spec_volumes(spec))
 
 
 persistent_reservation = features.persistent_reservation

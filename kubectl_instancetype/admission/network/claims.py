@@ -50,11 +50,13 @@ def _is_dra(device: Item) -> bool:
 
 def creation(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """``validateCreationDRA``."""
-    claims = _items(spec.get("resourceClaims"))
     devices = (spec.get("domain") or {}).get("devices") or {}
+    if not spec.get("resourceClaims") and not devices.get("gpus") and not devices.get("hostDevices"):
+        return []  # the networks' pairs alone cannot repeat one another (one index per pair)
+    claims = _items(spec.get("resourceClaims"))
     gpus, host_devices = _items(devices.get("gpus")), _items(devices.get("hostDevices"))
     if not claims and not gpus and not host_devices:
-        return []  # the networks' pairs alone cannot repeat one another (one index per pair)
+        return []
     causes = resource_claims(field.child("resourceClaims"), claims)
     gpu_causes, gpu_names, gpu_pairs = _devices(field, gpus, GPUS, cfg)
     hd_causes, hd_names, hd_pairs = _devices(field, host_devices, HOST_DEVICES, cfg)

@@ -288,7 +288,9 @@ def container_disks(field: FieldPath, volumes: list[Obj]) -> list[Cause]:
     """``ValidateContainerDisks``: the path of every container disk that names one."""
     causes = []
     for idx, volume in enumerate(volumes):
+        if not is_set(volume, "containerDisk"):
+            continue
         path = text(mapping(volume.get("containerDisk")).get("path"))
-        if is_set(volume, "containerDisk") and path:
+        if path:
             causes.extend(validate_path(field.child("volumes").index(idx).child("containerDisk"), path))
     return causes

@@ -25,7 +25,11 @@ def persistent_reservation_enabled(cfg: ClusterConfig) -> bool:
 
 def persistent_reservation(field: FieldPath, spec: Obj, cfg: ClusterConfig) -> list[Cause]:
     """``validatePersistentReservation``: a LUN asking for a reservation needs the feature."""
-    wanted = any(mapping(d.get("lun")).get("reservation") is True for d in disks(spec) if is_set(d, "lun"))
+    wanted = False
+    for disk in disks(spec):
+        if is_set(disk, "lun") and mapping(disk.get("lun")).get("reservation") is True:
+            wanted = True
+            break
     if wanted and not persistent_reservation_enabled(cfg):
         at = field.child("domain", "devices", "disks", "luns", "reservation")
         if not cfg.release.persistent_reservation_configuration:
