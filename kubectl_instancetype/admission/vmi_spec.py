@@ -65,6 +65,89 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# The fields each rule reads (``key`` of the spec, ``domain.key``, ``domain.devices.key``): a spec that sets none
+# of them passes the rule, whose checks are all about them, so it is not run. A VM sets a few of these fields,
+# and most of KubeVirt's checks are about the others. A rule not listed reads more and always runs.
+READS: dict[Rule, tuple[str, ...]] = {
+    dns.hostname: ("hostname",),
+    dns.subdomain: ("subdomain",),
+    memory.requests_not_negative_or_null: ("domain.resources",),
+    memory.limits_not_negative_or_null: ("domain.resources",),
+    memory.hugepages_requests: ("domain.memory",),
+    memory.guest_limit: ("domain.memory",),
+    machine.emulated_machine: ("domain.machine",),
+    firmware.acpi: ("domain.firmware",),
+    cpu.request_not_negative: ("domain.resources",),
+    cpu.limit_not_negative: ("domain.resources",),
+    cpu.request_not_over_limit: ("domain.resources",),
+    cpu.pinning: ("domain.cpu",),
+    cpu.numa: ("domain.cpu",),
+    cpu.isolate_emulator_thread: ("domain.cpu",),
+    cpu.feature_policies: ("domain.cpu",),
+    cpu.hotplug: ("domain.cpu",),
+    scheduling.start_strategy: ("startStrategy",),
+    cpu.realtime: ("domain.cpu",),
+    scheduling.affinity: ("affinity",),
+    scheduling.topology_spread_constraints: ("topologySpreadConstraints",),
+    machine.multi_architecture: ("architecture",),
+    network.dra_creation: ("resourceClaims", "domain.devices.gpus", "domain.devices.hostDevices"),
+    devices.boot_order: ("domain.devices.disks", "domain.devices.interfaces"),
+    devices.input_devices: ("domain.devices.inputs",),
+    devices.io_threads_policy: ("domain.ioThreadsPolicy",),
+    scheduling.probes: ("readinessProbe", "livenessProbe"),
+    firmware.domain: ("domain.devices.disks", "domain.firmware"),
+    volumes.volumes: ("volumes",),
+    volumes.container_disks: ("volumes",),
+    volumes.utility_volumes_on_creation: ("utilityVolumes",),
+    volumes.access_credentials: ("accessCredentials",),
+    dns.dns_policy: ("dnsPolicy",),
+    dns.pod_dns_config: ("dnsConfig", "dnsPolicy"),
+    scheduling.live_migration: ("evictionStrategy",),
+    devices.mdev_ramfb: ("domain.devices.gpus",),
+    devices.host_devices_passthrough: ("domain.devices.hostDevices",),
+    devices.grace_io_virtualization: ("domain.devices.gpus", "domain.devices.hostDevices"),
+    devices.sound: ("domain.devices.sound",),
+    firmware.launch_security: ("domain.launchSecurity",),
+    devices.vsock: ("domain.devices.autoattachVSOCK",),
+    volumes.persistent_reservation: ("domain.devices.disks",),
+    volumes.persistent_state: ("domain.devices.tpm", "domain.firmware"),
+    volumes.downward_metrics: ("domain.devices.downwardMetrics",),
+    volumes.virtiofs_filesystems: ("domain.devices.filesystems",),
+    devices.video_config: ("domain.devices.video",),
+    devices.panic_devices: ("domain.devices.panicDevices",),
+    scheduling.reboot_policy: ("domain.rebootPolicy",),
+    memory.reserved_overhead_memlock: ("domain.memory",),
+    scheduling.service_account_name: ("serviceAccountName",),
+}
+_RULES_READING = tuple((rule, frozenset(READS[rule]) if rule in READS else None) for rule in RULES)
+
+
 def validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """Every cause of ``ValidateVirtualMachineInstanceSpec`` for ``spec`` at ``field``, in KubeVirt's order."""
-    return run_rules(RULES, field, spec, cfg)
+    present = _fields(spec)
+    if present is None:
+        return run_rules(RULES, field, spec, cfg)
+    causes: list[Cause] = []
+    for rule, reads in _RULES_READING:
+        if reads is None or not reads.isdisjoint(present):
+            causes.extend(rule(field, spec, cfg))
+    return causes
+
+
+def _fields(spec: Spec) -> set[str] | None:
+    """The fields ``spec`` sets, spelled as :data:`READS` spells them (a field set to null is set); None when
+    its domain or devices are not mappings (then every rule runs, and meets them as they are)."""
+    fields = set(spec)
+    domain = spec.get("domain")
+    if domain is None:
+        return fields
+    if not isinstance(domain, dict):
+        return None
+    fields.update(["domain." + key for key in domain])
+    devices = domain.get("devices")
+    if devices is None:
+        return fields
+    if not isinstance(devices, dict):
+        return None
+    fields.update(["domain.devices." + key for key in devices])
+    return fields
