@@ -1,6 +1,6 @@
-"""The tables of the fields each check reads (``READS`` of kubectl_instancetype/admission/vmi_spec.py, the disk
-and volume checks' of admission/storage): a spec, disk or volume without a check's fields passes the check, so
-skipping it changes no answer."""
+"""The tables of the fields each check reads (``READS`` of kubectl_instancetype/admission/vmi_spec.py, the disk,
+volume and interface checks' of admission/storage and admission/network): a spec, disk, volume or interface
+without a check's fields passes the check, so skipping it changes no answer."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pytest
 
 from kubectl_instancetype.admission import vmi_spec
 from kubectl_instancetype.admission.cause import FieldPath, Rule, run_rules
+from kubectl_instancetype.admission.network import binding as network_binding
+from kubectl_instancetype.admission.network import rules as network_rules
 from kubectl_instancetype.admission.storage import disks as disks_module
 from kubectl_instancetype.admission.storage import volumes as volumes_module
 from kubectl_instancetype.config import load_config
@@ -173,3 +175,30 @@ def test_a_volume_without_the_keys_a_volume_check_reads_passes_it(rule: Any, rea
     cfg = CONFIGS["defaults"]
     assert any(rule(FIELD, volume, cfg) for volume in WRONG_VOLUMES)
     assert all(rule(FIELD, {k: v for k, v in volume.items() if k not in reads}, cfg) == [] for volume in WRONG_VOLUMES)
+
+
+WRONG_INTERFACES: list[dict[str, Any]] = [
+    {"name": "pod", "model": "rtl9000", "macAddress": "zz", "pciAddress": "zz", "masquerade": {}, "bridge": {},
+     "ports": [{"name": "A", "port": 0}], "portRanges": [{"protocol": "SCTP"}],
+     "dhcpOptions": {"privateOptions": [{"option": 1}], "ntpServers": ["x"]}},
+    {"name": "net", "macvtap": {}, "passt": {}, "passtBinding": {}, "masquerade": {"macAddress": "x"},
+     "macAddress": "02:00:00:00:00:00"},
+]
+INTERFACE_NETWORKS = [{"name": "pod", "pod": {}}, {"name": "net", "multus": {"networkName": "n"}}]
+
+
+@pytest.mark.parametrize("check,reads", [*network_rules.INTERFACE_FIELDS, *network_binding.CHECKS],
+                         ids=lambda c: getattr(c, "__name__", ""))
+@pytest.mark.parametrize("cfg_name", ["defaults", "v1.7.0"])
+def test_an_interface_without_the_keys_an_interface_check_reads_passes_it(check: Any, reads: Any,
+                                                                        cfg_name: str) -> None:
+    if reads is None:
+        return
+    cfg = CONFIGS[cfg_name]
+    for gated in (cfg, load_config({"developerConfiguration": {"featureGates": ["PortRangesSpec"]}})):
+        for idx, (iface, net) in enumerate(zip(WRONG_INTERFACES, INTERFACE_NETWORKS, strict=True)):
+            stripped = {k: v for k, v in iface.items() if k not in reads}
+            assert check(FIELD, idx, stripped, net, gated) == []
+    no_bridge = load_config({"network": {"permitBridgeInterfaceOnPodNetwork": False}})
+    assert any(check(FIELD, idx, iface, net, c) for c in (*CONFIGS.values(), no_bridge)
+               for idx, (iface, net) in enumerate(zip(WRONG_INTERFACES, INTERFACE_NETWORKS, strict=True)))

@@ -85,7 +85,14 @@ def passt(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig
     return causes
 
 
-CHECKS: tuple[InterfaceCheck, ...] = (binding_exists, masquerade, bridge, macvtap, passt)
+# Each check with the interface's keys it reads (None: any), as in :data:`.rules.INTERFACE_FIELDS`.
+CHECKS: tuple[tuple[InterfaceCheck, frozenset[str] | None], ...] = (
+    (binding_exists, None),
+    (masquerade, frozenset(("masquerade",))),
+    (bridge, frozenset(("bridge",))),
+    (macvtap, frozenset(("macvtap",))),
+    (passt, frozenset(("passt", "passtBinding"))),
+)
 
 
 def interface_binding(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:

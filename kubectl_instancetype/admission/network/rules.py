@@ -16,15 +16,17 @@ from ..cause import Cause, FieldPath, Rule, Spec, run_rules
 from . import binding, claims, dhcp, discontinued, dra, netiface, netsource, ports, state
 from .spec import InterfaceCheck, NetRule, NetSpec, each_interface
 
-# validateInterfacesFields: each interface through these, interface by interface.
-INTERFACE_FIELDS: tuple[InterfaceCheck, ...] = (
-    netiface.name_format,
-    netiface.model,
-    netiface.mac_address,
-    netiface.pci_address,
-    ports.ports,
-    ports.port_ranges,
-    dhcp.dhcp_options,
+# validateInterfacesFields: each interface through these, interface by interface, each with the interface's
+# keys it reads (None: its name, which every interface has, even empty): an interface holding none of them
+# passes the check.
+INTERFACE_FIELDS: tuple[tuple[InterfaceCheck, frozenset[str] | None], ...] = (
+    (netiface.name_format, None),
+    (netiface.model, frozenset(("model",))),
+    (netiface.mac_address, frozenset(("macAddress",))),
+    (netiface.pci_address, frozenset(("pciAddress",))),
+    (ports.ports, frozenset(("ports",))),
+    (ports.port_ranges, frozenset(("portRanges",))),
+    (dhcp.dhcp_options, frozenset(("dhcpOptions",))),
 )
 
 

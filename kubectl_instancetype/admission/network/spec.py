@@ -135,12 +135,14 @@ def networks_path(field: FieldPath) -> FieldPath:
 
 
 def each_interface(field: FieldPath, net_spec: NetSpec, cfg: ClusterConfig,
-                   checks: tuple[InterfaceCheck, ...]) -> list[Cause]:
-    """Every interface through ``checks``, interface by interface, with the network of its name."""
+                   checks: tuple[tuple[InterfaceCheck, frozenset[str] | None], ...]) -> list[Cause]:
+    """Every interface through ``checks``, interface by interface, with the network of its name; a check whose
+    keys (None: any) the interface does not hold is skipped: it has nothing to refuse."""
     by_name, names = net_spec.by_name, net_spec.interface_names
     causes = []
     for idx, iface in enumerate(net_spec.interfaces):
         net = by_name.get(names[idx], {})
-        for check in checks:
-            causes.extend(check(field, idx, iface, net, cfg))
+        for check, reads in checks:
+            if reads is None or not reads.isdisjoint(iface):
+                causes.extend(check(field, idx, iface, net, cfg))
     return causes
