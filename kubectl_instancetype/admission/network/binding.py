@@ -49,7 +49,7 @@ def masquerade(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterC
 
 def bridge(field: FieldPath, idx: int, iface: Item, net: Item, cfg: ClusterConfig) -> list[Cause]:
     """``validateBridgeBinding``: a bridge on the pod network only if the cluster permits it."""
-    if has(iface, "bridge") and is_pod(net) and not cfg.permit_bridge_on_pod_network:
+    if not cfg.permit_bridge_on_pod_network and has(iface, "bridge") and is_pod(net):
         at = interface_path(field, idx)
         return [at.child("name").cause("Bridge on pod network configuration is not enabled under kubevirt-config")]
     return []

@@ -10,9 +10,12 @@ from .spec import NetSpec, claim, is_multus_default, is_pod, multus, networks_pa
 
 def single_pod_network(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateSinglePodNetwork``. The first cause names ``<field>.interfaces``, a field no spec has."""
-    nets = spec.networks
-    pods = sum(1 for n in nets if is_pod(n))
-    defaults = sum(1 for n in nets if is_multus_default(n))
+    pods = defaults = 0
+    for net in spec.networks:  # is_pod and is_multus_default, inline: every network is asked
+        if net.get("pod") is not None:
+            pods += 1
+        if net.get("multus") is not None and is_multus_default(net):
+            defaults += 1
     causes = []
     if pods > 1:
         at = field.child("interfaces")
@@ -41,6 +44,8 @@ def single_network_source(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -
 def multus_network_source(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
     """``validateMultusNetworkSource``: the first Multus network without a network name, only."""
     for idx, net in enumerate(spec.networks):
+        if net.get("multus") is None:  # multus(net) is None, inline: every network is asked
+            continue
         m = multus(net)
         if m is not None and not text(m, "networkName"):
             return [networks_path(field).index(idx).cause("CNI delegating plugin must have a networkName")]

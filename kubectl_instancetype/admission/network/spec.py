@@ -30,9 +30,8 @@ class NetSpec(NamedTuple):
     @staticmethod
     def of(spec: Spec) -> NetSpec:
         ifaces, nets = interfaces(spec), networks(spec)
-        net_names = [name(n) for n in nets]
-        by_name = dict(zip(net_names, nets, strict=True))
-        return NetSpec(spec, ifaces, nets, [name(i) for i in ifaces], net_names, by_name)
+        net_names, iface_names = _names(nets), _names(ifaces)
+        return NetSpec(spec, ifaces, nets, iface_names, net_names, dict(zip(net_names, nets, strict=True)))
 
 
 # One rule of the network admitter: the spec's field, the spec as :class:`NetSpec`, the cluster configuration.
@@ -40,6 +39,11 @@ NetRule = Callable[[FieldPath, NetSpec, ClusterConfig], list[Cause]]
 # A check of one interface: the spec's field, the interface's index, the interface, the network of its name
 # (empty when there is none: Go's zero ``v1.Network``) and the cluster configuration.
 InterfaceCheck = Callable[[FieldPath, int, Item, Item, ClusterConfig], list[Cause]]
+
+
+def _names(items: list[Item]) -> list[str]:
+    """:func:`name` of each item (inline: it is asked of every interface and network)."""
+    return [value if isinstance(value := item.get("name"), str) else "" for item in items]
 
 
 def _items(value: Any) -> list[Item]:

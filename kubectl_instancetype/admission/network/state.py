@@ -14,7 +14,6 @@ def interface_state(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list
     """A known state; no link state on SR-IOV; ``absent`` only on a bridge to a network other than the
     default one."""
     causes = []
-    default = default_network(spec.networks)
     for idx, iface in enumerate(spec.interfaces):
         state = text(iface, "state")
         if not state:
@@ -27,6 +26,8 @@ def interface_state(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list
             causes.append(at.cause(f"{quoted} is not supported for SR-IOV NICs"))
         if state == ABSENT and not has(iface, "bridge"):
             causes.append(at.cause(f"{quoted} is supported only for bridge binding"))
-        if state == ABSENT and default is not None and name(default) == name(iface):
-            causes.append(at.cause(f"{quoted} is not supported on default networks"))
+        if state == ABSENT:
+            default = default_network(spec.networks)  # only an absent interface asks
+            if default is not None and name(default) == name(iface):
+                causes.append(at.cause(f"{quoted} is not supported on default networks"))
     return causes
