@@ -291,7 +291,7 @@ def live_update_cpu(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Ca
     """``validateLiveUpdateCPU`` for a VM (``field`` is the VM's ``spec``, ``spec`` its template spec): the
     template's sockets do not exceed its ``maxSockets``."""
     spec_cpu = cpu(spec)
-    sockets, max_sockets = count(spec_cpu, "sockets"), count(spec_cpu, "maxSockets")
-    if sockets != 0 and max_sockets != 0 and sockets > max_sockets:
+    max_sockets = count(spec_cpu, "maxSockets")
+    if max_sockets != 0 and count(spec_cpu, "sockets") > max_sockets:  # sockets 0 is never above it
         return [field.child("template", "spec", "domain", "cpu", "sockets").cause(TOO_MANY_SOCKETS)]
     return []

@@ -84,13 +84,12 @@ def _duplicate(at: FieldPath) -> Cause:
 
 
 def _interface_boot_order(field: FieldPath, spec: Spec, seen: set[int]) -> list[Cause]:
-    at_ifaces = field.child("domain", "devices", "interfaces")
     causes = []
     for idx, iface in enumerate(_devices(spec).get("interfaces") or []):
         order = (iface or {}).get("bootOrder")
         if order is None:
             continue
-        here = at_ifaces.index(idx)
+        here = field.child("domain", "devices", "interfaces").index(idx)
         if order < 1:
             # KubeVirt indexes the spec itself here: "spec[0] must have a boot order > 0, if supplied"
             quirk = FieldPath(here.child("bootOrder").keys, field.index(idx).child("bootOrder").text)

@@ -22,12 +22,25 @@ def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
     kind = (machine or {}).get("type") or ""
     if not kind:
         return []
-    allowed = cfg.emulated_machines_for(spec.get("architecture") or "")
+    allowed = _allowed(cfg, spec.get("architecture") or "")
     for pattern in allowed:
         if match(pattern, kind):
             return []
     at = field.child("domain", "machine", "type")
     return [at.cause(f"{at} is not supported: {kind} (allowed values: [{' '.join(allowed)}])")]
+
+
+def _allowed(cfg: ClusterConfig, arch: str) -> tuple[str, ...]:
+    """``cfg.emulated_machines_for(arch)``, kept for the configuration and architecture last asked: a value of
+    the configuration, asked for every VM."""
+    global _last
+    last = _last
+    if last[0] is not cfg or last[1] != arch:
+        last = _last = (cfg, arch, cfg.emulated_machines_for(arch))
+    return last[2]
+
+
+_last: tuple[ClusterConfig | None, str, tuple[str, ...]] = (None, "", ())
 
 
 def per_arch(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
