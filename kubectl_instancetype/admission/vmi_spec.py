@@ -119,35 +119,57 @@ READS: dict[Rule, tuple[str, ...]] = {
     memory.reserved_overhead_memlock: ("domain.memory",),
     scheduling.service_account_name: ("serviceAccountName",),
 }
-_RULES_READING = tuple((rule, frozenset(READS[rule]) if rule in READS else None) for rule in RULES)
+# READS by level: for each field name of the spec, its domain and its devices, the indices in RULES of the
+# rules reading that field.
+_ALWAYS = frozenset(i for i, rule in enumerate(RULES) if rule not in READS)
+
+
+def _by_field(prefix: str) -> dict[str, frozenset[int]]:
+    found: dict[str, set[int]] = {}
+    for i, rule in enumerate(RULES):
+        for name in READS.get(rule, ()):
+            parent, _, key = name.rpartition(".")
+            if parent == prefix:
+                found.setdefault(key, set()).add(i)
+    return {key: frozenset(indices) for key, indices in found.items()}
+
+
+_SPEC_FIELDS, _DOMAIN_FIELDS, _DEVICES_FIELDS = _by_field(""), _by_field("domain"), _by_field("domain.devices")
 
 
 def validate(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:
     """Every cause of ``ValidateVirtualMachineInstanceSpec`` for ``spec`` at ``field``, in KubeVirt's order."""
-    present = _fields(spec)
-    if present is None:
+    chosen = _rules_for(spec)
+    if chosen is None:
         return run_rules(RULES, field, spec, cfg)
     causes: list[Cause] = []
-    for rule, reads in _RULES_READING:
-        if reads is None or not reads.isdisjoint(present):
-            causes.extend(rule(field, spec, cfg))
+    for i in sorted(chosen):
+        causes.extend(RULES[i](field, spec, cfg))
     return causes
 
 
-def _fields(spec: Spec) -> set[str] | None:
-    """The fields ``spec`` sets, spelled as :data:`READS` spells them (a field set to null is set); None when
-    its domain or devices are not mappings (then every rule runs, and meets them as they are)."""
-    fields = set(spec)
+def _rules_for(spec: Spec) -> set[int] | None:
+    """The indices of the rules that always run or read a field ``spec`` sets (a field set to null is set);
+    None when its domain or devices are not mappings (then every rule runs, and meets them as they are)."""
+    chosen = set(_ALWAYS)
+    _add_readers(chosen, _SPEC_FIELDS, spec)
     domain = spec.get("domain")
     if domain is None:
-        return fields
+        return chosen
     if not isinstance(domain, dict):
         return None
-    fields.update(["domain." + key for key in domain])
+    _add_readers(chosen, _DOMAIN_FIELDS, domain)
     devices = domain.get("devices")
     if devices is None:
-        return fields
+        return chosen
     if not isinstance(devices, dict):
         return None
-    fields.update(["domain.devices." + key for key in devices])
-    return fields
+    _add_readers(chosen, _DEVICES_FIELDS, devices)
+    return chosen
+
+
+def _add_readers(chosen: set[int], readers: dict[str, frozenset[int]], holder: dict[str, object]) -> None:
+    for key in holder:
+        found = readers.get(key)
+        if found is not None:
+            chosen.update(found)
