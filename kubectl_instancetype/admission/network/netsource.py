@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...config import ClusterConfig
 from ..cause import Cause, FieldPath
-from .spec import NetSpec, claim, is_multus_default, is_pod, multus, networks_path, text
+from .spec import NetSpec, is_multus_default, multus, networks_path, text
 
 
 def single_pod_network(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -> list[Cause]:
@@ -32,8 +32,9 @@ def single_network_source(field: FieldPath, spec: NetSpec, cfg: ClusterConfig) -
     """``validateSingleNetworkSource``: a pod, Multus or DRA source, and only one."""
     causes = []
     for idx, net in enumerate(spec.networks):
-        dra = claim(net) is not None and cfg.release.knows_dra_networks  # Go drops the field before v1.9.0
-        count = is_pod(net) + (multus(net) is not None) + dra
+        # claim(net), is_pod(net) and multus(net) set, inline: every network is asked
+        dra = net.get("resourceClaim") is not None and cfg.release.knows_dra_networks  # Go drops it before v1.9.0
+        count = (net.get("pod") is not None) + (net.get("multus") is not None) + dra
         if count == 0:
             causes.append(networks_path(field).index(idx).cause("should have a network type"))
         elif count > 1:

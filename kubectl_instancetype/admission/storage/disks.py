@@ -58,6 +58,8 @@ def bus(disk: Obj) -> str:
 
 
 def _name(field: FieldPath, disks: list[Obj], idx: int) -> list[Cause]:
+    if idx == 0:
+        return []  # no disk before the first
     own = text(disks[idx].get("name"))
     same = [other for other in range(idx) if text(disks[other].get("name")) == own]
     if not same:
