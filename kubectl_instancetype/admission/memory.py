@@ -33,10 +33,12 @@ def requests_not_negative_or_null(field: FieldPath, spec: Spec, cfg: ClusterConf
     if not listed(spec, "requests", "memory"):
         return []
     requested = request(spec, "memory")
-    at = _at(field, "resources", "requests", "memory")
-    if requested.value() < 0:
+    value = requested.value()
+    if value < 0:
+        at = _at(field, "resources", "requests", "memory")
         return [at.cause(MUST_BE_POSITIVE.format(f"{at} '{requested}'"))]
-    if requested.value() > 0 and requested.cmp(ONE_M) < 0:
+    if value > 0 and requested.cmp(ONE_M) < 0:
+        at = _at(field, "resources", "requests", "memory")
         return [at.cause(f"{at} '{requested}': must be greater than or equal to 1M.")]
     return []
 

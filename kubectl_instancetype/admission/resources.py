@@ -31,12 +31,19 @@ def section(parent: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 def cpu(spec: Spec) -> dict[str, Any] | None:
     """``spec.domain.cpu``, or None when nil."""
-    return section(domain(spec), "cpu")
+    return _domain_section(spec, "cpu")
 
 
 def memory(spec: Spec) -> dict[str, Any] | None:
     """``spec.domain.memory``, or None when nil."""
-    return section(domain(spec), "memory")
+    return _domain_section(spec, "memory")
+
+
+def _domain_section(spec: Spec, key: str) -> dict[str, Any] | None:
+    # section(domain(spec), key) without the two calls: the CPU and memory rules ask it several times a VM
+    dom = spec.get("domain")
+    value = dom.get(key) if isinstance(dom, dict) else None
+    return value if isinstance(value, dict) else None
 
 
 def _listed(spec: Spec, kind: str, name: str) -> Quantity:
@@ -77,6 +84,8 @@ def quantity(value: Any) -> Quantity | None:
 def count(cpu_spec: dict[str, Any] | None, key: str) -> int:
     """A uint32 topology field of ``spec.domain.cpu`` (sockets, cores, threads, maxSockets), 0 when unset."""
     value = (cpu_spec or {}).get(key)
+    if value.__class__ is int:  # the common case, without the calls below
+        return value & UINT32
     return int(value) & UINT32 if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
