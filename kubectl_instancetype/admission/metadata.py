@@ -25,9 +25,11 @@ def vmi_metadata(field: FieldPath, metadata: Spec, cfg: ClusterConfig, kubevirt_
     labels = metadata.get("labels") or {}
     annotations = metadata.get("annotations") or {}
     causes = []
-    if not kubevirt_service_account and any(label in RESTRICTED_LABELS for label in labels):
+    if labels and not kubevirt_service_account and any(label in RESTRICTED_LABELS for label in labels):
         causes.append(field.child("labels").cause(
             "creation of the following reserved kubevirt.io/ labels on a VMI object is prohibited"))
+    if not annotations:
+        return causes
     at = field.child("annotations")
     if annotations.get(IGNITION) and not gates.is_enabled(cfg, "ExperimentalIgnitionSupport"):
         causes.append(at.cause("ExperimentalIgnitionSupport feature gate is not enabled in kubevirt-config, "
