@@ -18,7 +18,7 @@ patch (:func:`patch`) is what the webhook's Go round trip changes that the CRD w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..api.matchers import MATCHERS, matcher_causes
 from ..api.releases import BY_NAME
@@ -154,27 +154,77 @@ def _go_round_trip(value: Any, crd: Node | None, node: Node, defs: Definitions) 
     (a copy where something changed)."""
     if node.ref == QUANTITY:
         return value.strip() if isinstance(value, str) and value != value.strip() and _parses(value) else value
-    node = defs.resolve(node)
-    if isinstance(value, list) and node.items is not None:
-        items = crd.items if crd is not None else None
-        out = [_go_round_trip(item, items, node.items, defs) for item in value]
+    trip = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
+    if isinstance(value, list):
+        if trip.items is None:
+            return value
+        crd_items, items = trip.items
+        out = [_go_round_trip(item, crd_items, items, defs) for item in value]
         return value if all(a is b for a, b in zip(out, value, strict=True)) else out
     if not isinstance(value, dict):
         return value
     changed: dict[str, Any] = {}
+    known, additional = trip.known, trip.additional
     for key, item in value.items():
-        sub = node.properties.get(key) or (node.additional if isinstance(node.additional, Node) else None)
-        if sub is None:
+        if key in known:
+            step = known[key]
+            if step is None:
+                continue  # nothing below can change
+            crd_sub, sub = step
+        elif additional is None:
             continue
-        crd_sub = _crd_child(crd, key)
+        else:
+            crd_sub, sub = _crd_child(crd, key), additional
         new = _go_round_trip(item, crd_sub, sub, defs)
         if new is not item:
             changed[key] = new
-    for key in crd.required if crd is not None else ():
-        sub = node.properties.get(key)
-        if key not in value and sub is not None and isinstance(sub.default, (str, int)):
-            changed[key] = sub.default
+    for key, default in trip.fills:
+        if key not in value:
+            changed[key] = default
     return {**value, **changed} if changed else value
+
+
+class _Trip(NamedTuple):
+    """What :func:`_go_round_trip` needs of a (CRD node, definition) pair, worked out once: the children that
+    can change (a property below which nothing can is None), the additionalProperties definition, the items'
+    pair when they can change, and the zero values a missing required field gets, in the CRD's order."""
+
+    known: dict[str, tuple[Node | None, Node] | None]
+    additional: Node | None
+    items: tuple[Node | None, Node] | None
+    fills: tuple[tuple[str, Any], ...]
+
+
+_TRIPS: dict[tuple[Node | None, Node], _Trip] = {}
+
+
+def _trip(crd: Node | None, node: Node, defs: Definitions) -> _Trip:
+    resolved = defs.resolve(node)
+    properties = resolved.properties
+    known = {key: (_crd_child(crd, key), sub) for key, sub in properties.items()}
+    add = resolved.additional if isinstance(resolved.additional, Node) else None
+    if add is not None:  # a key outside the properties pairs it with the CRD's node of that key, or the CRD's map
+        crd_subs = [sub for key, sub in crd.properties.items() if key not in properties] if crd is not None else []
+        crd_subs.append(crd.additional if crd is not None and isinstance(crd.additional, Node) else None)
+        add = add if any(_changes(crd_sub, add, defs) for crd_sub in crd_subs) else None
+    items = (crd.items if crd is not None else None, resolved.items) if resolved.items is not None else None
+    fills = tuple((key, properties[key].default) for key in (crd.required if crd is not None else ())
+                  if key in properties and isinstance(properties[key].default, (str, int)))
+    trip = _TRIPS[(crd, node)] = _Trip({key: pair if _changes(*pair, defs) else None for key, pair in known.items()},
+                                       add, items if items is not None and _changes(*items, defs) else None, fills)
+    return trip
+
+
+def _changes(crd: Node | None, node: Node, defs: Definitions) -> bool:
+    """Whether the round trip can change a value at ``node``: a quantity may lie at or below it, or a required
+    field may be missing there or below (the CRD is a finite tree: below ``crd=None`` only quantities count)."""
+    if defs.reaches(node, QUANTITY):
+        return True
+    if crd is None:
+        return False
+    trip = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
+    return bool(trip.fills) or trip.items is not None or trip.additional is not None \
+        or any(step is not None for step in trip.known.values())
 
 
 def _crd_child(crd: Node | None, key: str) -> Node | None:
@@ -203,15 +253,33 @@ def _quantity_failures(value: Any, node: Node, path: Path, defs: Definitions) ->
             except QuantityError as exc:
                 yield path, exc.message
         return
-    node = defs.resolve(node)
-    if isinstance(value, list) and node.items is not None:
-        for i, item in enumerate(value):
-            yield from _quantity_failures(item, node.items, (*path, i), defs)
+    known, additional, items = _HOLDING.get(node) or _holding(node, defs)
+    if isinstance(value, list):
+        if items is not None:
+            for i, item in enumerate(value):
+                yield from _quantity_failures(item, items, (*path, i), defs)
     elif isinstance(value, dict):
         for key, item in value.items():
-            sub = node.properties.get(key) or (node.additional if isinstance(node.additional, Node) else None)
+            sub = known.get(key, additional)
             if sub is not None:
                 yield from _quantity_failures(item, sub, (*path, key), defs)
+
+
+# What :func:`_quantity_failures` walks of a definition: every property (None where no quantity can lie below
+# it), the additionalProperties and the items definitions where one can.
+_Holding = tuple[dict[str, Node | None], Node | None, Node | None]
+_HOLDING: dict[Node, _Holding] = {}
+
+
+def _holding(node: Node, defs: Definitions) -> _Holding:
+    resolved = defs.resolve(node)
+    add, items = resolved.additional, resolved.items
+    holding = _HOLDING[node] = (
+        {key: sub if defs.reaches(sub, QUANTITY) else None for key, sub in resolved.properties.items()},
+        add if isinstance(add, Node) and defs.reaches(add, QUANTITY) else None,
+        items if items is not None and defs.reaches(items, QUANTITY) else None,
+    )
+    return holding
 
 
 def _order(path: Path) -> tuple[tuple[int, Any], ...]:

@@ -95,6 +95,18 @@ class Node:
         return found
 
     @cached_property
+    def refs(self) -> frozenset[str]:
+        """The definitions this node and the inline nodes below it refer to (without following them)."""
+        found: set[str] = set()
+        stack = [self._raw]
+        while stack:
+            raw = stack.pop()
+            if "ref" in raw:
+                found.add(raw["ref"])
+            stack.extend(child for child in _children(raw) if isinstance(child, Mapping))
+        return frozenset(found)
+
+    @cached_property
     def defaulted(self) -> tuple[tuple[str, Node], ...]:
         """The properties that have a default of their own, in schema order."""
         return tuple((key, sub) for key, sub in self.properties.items() if sub.default is not NO_DEFAULT)
@@ -204,6 +216,29 @@ class Definitions:
         while node.ref is not None:
             node = self.nodes[node.ref]
         return node
+
+    def reaches(self, node: Node, target: str) -> bool:
+        """Whether a value at ``node`` can hold one of definition ``target`` (``node`` refers to it, or to a
+        definition from which a chain of references leads to it): a walk looking for ``target`` skips the
+        rest."""
+        return not node.refs.isdisjoint(_reaching(self.nodes, target))
+
+
+_REACHING: dict[tuple[int, str], tuple[Mapping[str, Node], frozenset[str]]] = {}  # by id of the nodes (kept alive)
+
+
+def _reaching(nodes: Mapping[str, Node], target: str) -> frozenset[str]:
+    """``target`` and every definition of ``nodes`` from which a chain of references leads to it."""
+    entry = _REACHING.get((id(nodes), target))
+    if entry is None or entry[0] is not nodes:
+        refs = {name: nodes[name].refs for name in nodes}
+        found, grown = {target}, True
+        while grown:
+            more = {name for name, to in refs.items() if name not in found and not to.isdisjoint(found)}
+            found |= more
+            grown = bool(more)
+        entry = _REACHING[(id(nodes), target)] = (nodes, frozenset(found))
+    return entry[1]
 
 
 class _Definitions(Mapping[str, Node]):
