@@ -17,6 +17,7 @@ patch (:func:`patch`) is what the webhook's Go round trip changes that the CRD w
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -80,8 +81,13 @@ def validate_schema(obj: dict[str, Any], hook: Webhook, release: str) -> list[Ca
     checked against definitions open to unknown fields; the API server keeps it until after admission, but a
     status KubeVirt would refuse is not modelled."""
     causes: list[Cause] = [] if "spec" in obj else [(("spec",), "spec in body is required")]
-    defs = replace(kubevirt_definitions(release), root=hook.spec_definition)
-    return causes + webhook.spec_problems(obj, defs, decode=False)
+    return causes + webhook.spec_problems(obj, _spec_definitions(release, hook.spec_definition), decode=False)
+
+
+@functools.cache
+def _spec_definitions(release: str, root: str) -> Definitions:
+    """KubeVirt's definitions of ``release`` rooted at a webhook's spec definition (made once per run)."""
+    return replace(kubevirt_definitions(release), root=root)
 
 
 def decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
