@@ -65,17 +65,22 @@ def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path]
     """The resource ``obj`` without the fields its schema does not know, their paths in document order, and
     whether it may hold a null :func:`drop_nulls` drops (False: it holds none)."""
     pruned = _Pruned()
-
-    def root(key: str, item: Any) -> Any:
+    out: dict[str, Any] | None = None
+    for key, item in obj.items():
         if key in ROOT_META:  # not walked, but drop_nulls may go into them
             if item is None or (isinstance(item, (dict, list)) and has_null(item)):
                 pruned.null = True
-            return item
+            continue
         if item is None:
             pruned.null = True
-        return _field(key, item, schema, (), pruned)
-    out = _mapped(obj, root)
-    return out, pruned, pruned.null
+        new = _field(key, item, schema, (), pruned)
+        if new is not item:
+            out = dict(obj) if out is None else out
+            if new is _DROP:
+                del out[key]
+            else:
+                out[key] = new
+    return (obj if out is None else out), pruned, pruned.null
 
 
 def _field(key: str, value: Any, schema: Node, parent: Path, pruned: _Pruned) -> Any:
@@ -98,13 +103,25 @@ def _walk(value: Any, schema: Node | None, path: Path, pruned: _Pruned) -> Any:
     if isinstance(value, dict):
         return _object(value, schema, path, pruned)
     if isinstance(value, list):
-        items = schema.items
-        return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
+        return _items(value, schema.items, path, pruned)
     return value
 
 
+def _items(value: list[Any], items: Node | None, path: Path, pruned: _Pruned) -> list[Any]:
+    """:func:`_walk` of every item (a scalar has nothing to prune, under any schema)."""
+    out: list[Any] | None = None
+    for i, item in enumerate(value):
+        if isinstance(item, (dict, list)):
+            new = _walk(item, items, (*path, i), pruned)
+            if new is not item:
+                out = list(value) if out is None else out
+                out[i] = new
+    return value if out is None else out
+
+
 def _object(value: dict[str, Any], schema: Node, path: Path, pruned: _Pruned) -> dict[str, Any]:
-    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call)."""
+    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call, nor
+    does a step into an object or a list that keeps no unknown fields)."""
     out: dict[str, Any] | None = None
     properties, additional, embedded = schema.properties, schema.additional, schema.embedded
     for key, item in value.items():
@@ -123,7 +140,12 @@ def _object(value: dict[str, Any], schema: Node, path: Path, pruned: _Pruned) ->
             if embedded and key in ("apiVersion", "kind"):  # not walked, but drop_nulls may go into it
                 pruned.null = pruned.null or has_null(item)
                 continue
-            new = _walk(item, sub, (*path, key), pruned)
+            if sub.preserve_unknown:
+                new = _skip(item, sub, (*path, key), pruned)
+            elif isinstance(item, dict):
+                new = _object(item, sub, (*path, key), pruned)
+            else:
+                new = _items(item, sub.items, (*path, key), pruned)
             if new is not item:
                 out = dict(value) if out is None else out
                 out[key] = new
@@ -236,10 +258,20 @@ def default(value: Any, schema: Node | None) -> Any:
                 out = dict(value) if out is None else out
                 out[key] = new
         done = value if out is None else out
-        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in done}
+        defaulted = schema.defaulted
+        if not defaulted:
+            return done
+        missing = {key: _default_of(sub) for key, sub in defaulted if key not in done}
         return {**done, **missing} if missing else done
     if isinstance(value, list) and schema.items is not None:
         items = schema.items
-        return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)
-                       else default(item, items))
+        if not items.carries("default"):
+            return value
+        changed: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _default_of(items) if _null_to_default(item, items) else default(item, items)
+            if new is not item:
+                changed = list(value) if changed is None else changed
+                changed[i] = new
+        return value if changed is None else changed
     return value
