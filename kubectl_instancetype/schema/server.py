@@ -181,7 +181,8 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
         head = f'{crd.kind}.{crd.group} "{name}" is invalid: '
         problems = [Problem(e.path, head + e.text()) for e in errors]
         return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
-    warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(_users(stored, crd))]
+    if stored["metadata"].get("finalizers"):  # most objects have none to warn about
+        warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(_users(stored, crd))]
     return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
 
 
