@@ -18,7 +18,7 @@ patch (:func:`patch`) is what the webhook's Go round trip changes that the CRD w
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..api.matchers import MATCHERS, matcher_causes
@@ -96,7 +96,8 @@ def decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
     ``resource.ParseQuantity`` refuses, a timestamp), in the order of the request's sorted keys; an integer
     out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`)."""
     spec, defs = obj.get("spec"), kubevirt_definitions(release)
-    hard = [*_quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs)]
+    hard: list[Cause] = []
+    _quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs, hard)
     if hook is VM:
         hard += [(path, error) for path, error in godecode.timestamp_failures(spec)]
     if hard:
@@ -160,17 +161,21 @@ def _go_round_trip(value: Any, crd: Node | None, node: Node, defs: Definitions) 
     (a copy where something changed)."""
     if node.ref == QUANTITY:
         return value.strip() if isinstance(value, str) and value != value.strip() and _parses(value) else value
-    trip = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
+    known, additional, pair, fills = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
     if isinstance(value, list):
-        if trip.items is None:
+        if pair is None:
             return value
-        crd_items, items = trip.items
-        out = [_go_round_trip(item, crd_items, items, defs) for item in value]
-        return value if all(a is b for a, b in zip(out, value, strict=True)) else out
+        crd_items, items = pair
+        out: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _go_round_trip(item, crd_items, items, defs)
+            if new is not item:
+                out = list(value) if out is None else out
+                out[i] = new
+        return value if out is None else out
     if not isinstance(value, dict):
         return value
     changed: dict[str, Any] = {}
-    known, additional = trip.known, trip.additional
     for key, item in value.items():
         if key in known:
             step = known[key]
@@ -184,7 +189,7 @@ def _go_round_trip(value: Any, crd: Node | None, node: Node, defs: Definitions) 
         new = _go_round_trip(item, crd_sub, sub, defs)
         if new is not item:
             changed[key] = new
-    for key, default in trip.fills:
+    for key, default in fills:
         if key not in value:
             changed[key] = default
     return {**value, **changed} if changed else value
@@ -250,25 +255,26 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _quantity_failures(value: Any, node: Node, path: Path, defs: Definitions) -> Iterator[Cause]:
-    """Every quantity of ``value`` Go's ``Quantity.UnmarshalJSON`` refuses, with apimachinery's message."""
+def _quantity_failures(value: Any, node: Node, path: Path, defs: Definitions, out: list[Cause]) -> None:
+    """Every quantity of ``value`` Go's ``Quantity.UnmarshalJSON`` refuses, with apimachinery's message, added
+    to ``out``."""
     if node.ref == QUANTITY:
         if value is not None:
             try:
                 from_json(value)
             except QuantityError as exc:
-                yield path, exc.message
+                out.append((path, exc.message))
         return
     known, additional, items = _HOLDING.get(node) or _holding(node, defs)
     if isinstance(value, list):
         if items is not None:
             for i, item in enumerate(value):
-                yield from _quantity_failures(item, items, (*path, i), defs)
+                _quantity_failures(item, items, (*path, i), defs, out)
     elif isinstance(value, dict):
         for key, item in value.items():
             sub = known.get(key, additional)
             if sub is not None:
-                yield from _quantity_failures(item, sub, (*path, key), defs)
+                _quantity_failures(item, sub, (*path, key), defs, out)
 
 
 # What :func:`_quantity_failures` walks of a definition: every property (None where no quantity can lie below

@@ -207,7 +207,12 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
     known, additional = _FIELDS.get(node) or _fields(node)
     for key, item in value.items():
         sub = known.get(key, additional)
-        if sub is not None and item.__class__ not in sub[1]:
+        if sub is None:
+            continue
+        cls = item.__class__
+        if cls is dict and cls in sub[2]:  # an object where one belongs: straight to its fields
+            _object(item, sub[0], (*path, key), errs, rules)
+        elif cls not in sub[1]:
             _node(item, sub[0], (*path, key), errs, rules)
 
 
@@ -216,9 +221,9 @@ def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError
 # in the object spares building their path), and the container classes of the right type when it has no enum,
 # no format and no rule (only their contents remain to check). The answers depend on a value's class alone.
 _SEEN: dict[Node, tuple[frozenset[type], frozenset[type]]] = {}
-# What the walk knows of an object node: each property's node and the classes it lets pass (see _SEEN), and
-# the same of the additionalProperties schema (None: none, or any value)
-_Field = tuple[Node, frozenset[type]]
+# What the walk knows of an object node: each property's node and what _SEEN knows of it, and the same of the
+# additionalProperties schema (None: none, or any value)
+_Field = tuple[Node, frozenset[type], frozenset[type]]
 _FIELDS: dict[Node, tuple[dict[str, _Field], _Field | None]] = {}
 
 
@@ -236,8 +241,8 @@ def _see(node: Node) -> tuple[frozenset[type], frozenset[type]]:
 def _fields(node: Node) -> tuple[dict[str, _Field], _Field | None]:
     additional = node.additional
     fields = _FIELDS[node] = (
-        {key: (sub, (_SEEN.get(sub) or _see(sub))[0]) for key, sub in node.properties.items()},
-        (additional, (_SEEN.get(additional) or _see(additional))[0]) if isinstance(additional, Node) else None,
+        {key: (sub, *(_SEEN.get(sub) or _see(sub))) for key, sub in node.properties.items()},
+        (additional, *(_SEEN.get(additional) or _see(additional))) if isinstance(additional, Node) else None,
     )
     return fields
 

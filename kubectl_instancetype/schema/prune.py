@@ -243,14 +243,15 @@ def _default_of(schema: Node) -> Any:
 
 def default(value: Any, schema: Node | None) -> Any:
     """``value`` with the schema's defaults where a field is missing (or a non-nullable null)."""
-    if schema is None or not schema.carries("default"):
+    if schema is None:
+        return value
+    carries, known, additional, defaulted, items = _DEFAULTING.get(schema) or _defaulting(schema)
+    if not carries:
         return value
     if isinstance(value, dict):
-        carrying, additional = schema.carrying("default")
-        properties = schema.properties
         out: dict[str, Any] | None = None
         for key, item in value.items():
-            sub = carrying.get(key) if key in properties else additional
+            sub = known.get(key, additional)
             if sub is None or (not isinstance(item, (dict, list)) and item is not None):
                 continue  # nothing below has a default, or a scalar: nothing to fill in
             new = _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
@@ -258,15 +259,11 @@ def default(value: Any, schema: Node | None) -> Any:
                 out = dict(value) if out is None else out
                 out[key] = new
         done = value if out is None else out
-        defaulted = schema.defaulted
         if not defaulted:
             return done
         missing = {key: _default_of(sub) for key, sub in defaulted if key not in done}
         return {**done, **missing} if missing else done
-    if isinstance(value, list) and schema.items is not None:
-        items = schema.items
-        if not items.carries("default"):
-            return value
+    if isinstance(value, list) and items is not None:
         changed: list[Any] | None = None
         for i, item in enumerate(value):
             new = _default_of(items) if _null_to_default(item, items) else default(item, items)
@@ -275,3 +272,21 @@ def default(value: Any, schema: Node | None) -> Any:
                 changed[i] = new
         return value if changed is None else changed
     return value
+
+
+# What :func:`default` knows of a schema node: whether a default lies at or below it, each property's node
+# where one lies below it (else None), the additionalProperties schema where one does, the properties with a
+# default of their own (in schema order), and the items' schema where a default lies below it.
+_Defaulting = tuple[bool, dict[str, Node | None], Node | None, tuple[tuple[str, Node], ...], Node | None]
+_DEFAULTING: dict[Node, _Defaulting] = {}
+
+
+def _defaulting(schema: Node) -> _Defaulting:
+    carries = schema.carries("default")
+    carrying, additional = schema.carrying("default") if carries else ({}, None)
+    items = schema.items if carries else None
+    entry = _DEFAULTING[schema] = (
+        carries, {key: carrying.get(key) for key in schema.properties} if carries else {}, additional,
+        schema.defaulted if carries else (), items if items is not None and items.carries("default") else None,
+    )
+    return entry

@@ -144,7 +144,10 @@ def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: lis
     for key, item in value.items():
         seen = known.get(key, additional)
         if seen is not None:
-            if item.__class__ not in seen[1]:
+            cls = item.__class__
+            if cls is dict and cls in seen[2]:  # an object where one belongs: straight to its fields
+                _object(item, seen[0], (*path, key), walk, out)
+            elif cls not in seen[1]:
                 _node(item, seen, (*path, key), walk, out)
         elif closed:
             out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
