@@ -30,7 +30,7 @@ from .fielderror import Path
 from .tables import MAIN, Definitions, Node, kubevirt_definitions
 
 Cause = tuple[Path, str]
-QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity"
+QUANTITY = webhook.QUANTITY
 
 
 @dataclass(frozen=True)
@@ -74,14 +74,17 @@ WEBHOOKS: dict[str, Webhook] = {hook.kind: hook for hook in (VM, VMI)}
 Rule = Callable[[dict[str, Any], Webhook, str], list[Cause]]
 
 
-def validate_schema(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+def validate_schema(obj: dict[str, Any], hook: Webhook, release: str,
+                    quantities: list[tuple[Path, Any]] | None = None) -> list[Cause]:
     """``webhookutils.ValidateSchema`` (``pkg/util/webhooks/webhooks.go``; ``Validator.Validate``,
     ``pkg/util/openapi/openapi.go``): ``spec in body is required`` when there is none, then the spec against
     KubeVirt's definitions (a missing spec is then also ``must be of type object: "null"``). The status is
     checked against definitions open to unknown fields; the API server keeps it until after admission, but a
-    status KubeVirt would refuse is not modelled."""
+    status KubeVirt would refuse is not modelled. With ``quantities``, the spec's quantities are added there
+    (:func:`.webhook.spec_problems`) for :func:`decode`."""
     causes: list[Cause] = [] if "spec" in obj else [(("spec",), "spec in body is required")]
-    return causes + webhook.spec_problems(obj, _spec_definitions(release, hook.spec_definition), decode=False)
+    return causes + webhook.spec_problems(obj, _spec_definitions(release, hook.spec_definition), decode=False,
+                                          quantities=quantities)
 
 
 @functools.cache
@@ -90,14 +93,23 @@ def _spec_definitions(release: str, root: str) -> Definitions:
     return replace(kubevirt_definitions(release), root=root)
 
 
-def decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+def decode(obj: dict[str, Any], hook: Webhook, release: str,
+           quantities: list[tuple[Path, Any]] | None = None) -> list[Cause]:
     """Decoding the request into KubeVirt's Go type (``vm-mutator.go`` ``GetVMFromAdmissionReview``,
     ``vmi-mutator.go``): ``encoding/json`` stops at the first error an unmarshaler returns (a quantity
     ``resource.ParseQuantity`` refuses, a timestamp), in the order of the request's sorted keys; an integer
-    out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`)."""
+    out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`).
+    ``quantities``: the spec's quantities with their paths, when the schema check found them."""
     spec, defs = obj.get("spec"), kubevirt_definitions(release)
     hard: list[Cause] = []
-    _quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs, hard)
+    if quantities is None:
+        _quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs, hard)
+    else:
+        for path, value in quantities:
+            try:
+                from_json(value)
+            except QuantityError as exc:
+                hard.append((path, exc.message))
     if hook is VM:
         hard += [(path, error) for path, error in godecode.timestamp_failures(spec)]
     if hard:
@@ -118,12 +130,19 @@ def instancetype_matchers(obj: dict[str, Any], hook: Webhook, release: str) -> l
     return []
 
 
+def validate_then_decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+    """:func:`validate_schema`'s causes, else :func:`decode`'s, on one walk of the spec: the schema check
+    finds the quantities decoding parses (where the schema passes, its walk goes everywhere decoding's does)."""
+    quantities: list[tuple[Path, Any]] = []
+    return validate_schema(obj, hook, release, quantities) or decode(obj, hook, release, quantities)
+
+
 RULES: dict[str, tuple[Rule, ...]] = {
     # vm-mutator.go VMsMutator.Mutate: ValidateSchema (66), decode (70), the instance type mutator (82)
-    VM.kind: (validate_schema, decode, instancetype_matchers),
+    VM.kind: (validate_then_decode, instancetype_matchers),
     # vmi-mutator.go VMIsMutator.Mutate: ValidateSchema (99), decode (103); presets and ApplyNewVMIMutations
     # run in VMI mode's pipeline
-    VMI.kind: (validate_schema, decode),
+    VMI.kind: (validate_then_decode,),
 }
 
 

@@ -22,16 +22,21 @@ from .gotime import is_date_time
 from .tables import MAIN, NO_DEFAULT, Definitions, Node, kubevirt_definitions
 
 Problem = tuple[Path, str]
+QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity"  # the definition of a resource quantity
 
 
 def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, release: str = MAIN,
-                  decode: bool = True) -> list[Problem]:
+                  decode: bool = True, quantities: list[tuple[Path, Any]] | None = None) -> list[Problem]:
     """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message), with the
     definitions of ``release`` unless ``definitions`` are given (whose root is the spec's definition); with
-    ``decode``, a VM's decoding failure when the schema passes."""
+    ``decode``, a VM's decoding failure when the schema passes.
+
+    With ``quantities``, the walk also adds there every value (not null) whose definition is a Quantity, with
+    its path, for the decoding that follows the check (:func:`.mutating.decode`): where it finds no problem,
+    the walk goes everywhere along the definitions."""
     defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
-    walk = _walk(defs)
+    walk = _walk(defs, quantities)
     root = defs.nodes[defs.root]
     _node(vm.get("spec"), walk.seen.get(root) or _see(root, walk), ("spec",), walk, out)
     if not out and decode:
@@ -49,7 +54,7 @@ def _name(path: Path) -> str:
 # about (the right type and no enum; for strings and booleans no format either), and the container classes
 # of the right type when it has no enum (only their contents remain to check). Most of a VM's values are
 # such, and pass without the checks below or a path built for them.
-_Seen = tuple[Node, frozenset[type], frozenset[type]]
+_Seen = tuple[Node, frozenset[type], frozenset[type], bool]  # and whether the node is a Quantity
 # What a walk knows of an object node (resolved), worked out on first use: what it knows of each property and
 # of the additionalProperties schema (None: the object is closed or open to anything), and whether the
 # object is closed (an unknown key is a forbidden property).
@@ -59,18 +64,20 @@ _SEEN: dict[int, tuple[Any, dict[Node, _Seen], dict[Node, _Fields]]] = {}  # by 
 
 
 class _Walk(NamedTuple):
-    """One check's definitions and what is known of their nodes."""
+    """One check's definitions, what is known of their nodes, and where it adds the quantities it meets (None:
+    nowhere)."""
 
     defs: Definitions
     seen: dict[Node, _Seen]
     fields: dict[Node, _Fields]
+    quantities: list[tuple[Path, Any]] | None
 
 
-def _walk(defs: Definitions) -> _Walk:
+def _walk(defs: Definitions, quantities: list[tuple[Path, Any]] | None) -> _Walk:
     entry = _SEEN.get(id(defs.nodes))
     if entry is None or entry[0] is not defs.nodes:
         entry = _SEEN[id(defs.nodes)] = (defs.nodes, {}, {})
-    return _Walk(defs, entry[1], entry[2])
+    return _Walk(defs, entry[1], entry[2], quantities)
 
 
 def _see(node: Node, walk: _Walk) -> _Seen:
@@ -83,7 +90,7 @@ def _see(node: Node, walk: _Walk) -> _Seen:
         if _type_problem(0, resolved) is None:
             leaves.add(int)
         typed.update(cls for cls, sample in ((dict, {}), (list, [])) if _type_problem(sample, resolved) is None)
-    seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed))
+    seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed), node.ref == QUANTITY)
     return seen
 
 
@@ -98,7 +105,7 @@ def _fields(node: Node, walk: _Walk) -> _Fields:
 
 
 def _node(value: Any, seen: _Seen, path: Path, walk: _Walk, out: list[Problem]) -> None:
-    node, leaves, typed = seen
+    node, leaves, typed, _ = seen
     cls = value.__class__
     if cls in leaves:
         return
@@ -132,6 +139,8 @@ def _items(value: list[Any], items: Node, path: Path, walk: _Walk, out: list[Pro
     seen = walk.seen.get(items) or _see(items, walk)
     leaves = seen[1]
     for i, item in enumerate(value):
+        if seen[3] and walk.quantities is not None and item is not None:
+            walk.quantities.append(((*path, i), item))
         if item.__class__ not in leaves:
             _node(item, seen, (*path, i), walk, out)
 
@@ -144,6 +153,8 @@ def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: lis
     for key, item in value.items():
         seen = known.get(key, additional)
         if seen is not None:
+            if seen[3] and walk.quantities is not None and item is not None:
+                walk.quantities.append(((*path, key), item))
             cls = item.__class__
             if cls is dict and cls in seen[2]:  # an object where one belongs: straight to its fields
                 _object(item, seen[0], (*path, key), walk, out)
