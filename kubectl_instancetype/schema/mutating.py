@@ -246,15 +246,10 @@ def _trip(crd: Node | None, node: Node, defs: Definitions) -> _Trip:
 
 
 def _changes(crd: Node | None, node: Node, defs: Definitions) -> bool:
-    """Whether the round trip can change a value at ``node``: a quantity may lie at or below it, or a required
-    field may be missing there or below (the CRD is a finite tree: below ``crd=None`` only quantities count)."""
-    if defs.reaches(node, QUANTITY):
-        return True
-    if crd is None:
-        return False
-    trip = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
-    return bool(trip.fills) or trip.items is not None or trip.additional is not None \
-        or any(step is not None for step in trip.known.values())
+    """Whether the round trip may change a value at ``node``: a quantity may lie at or below it, or the CRD
+    requires a field there or below (which Go writes back as its zero value when missing). Both come from
+    flags of the tables, without a walk of the subtree (a value that only may change is walked for nothing)."""
+    return defs.reaches(node, QUANTITY) or (crd is not None and crd.carries("required"))
 
 
 def _crd_child(crd: Node | None, key: str) -> Node | None:

@@ -97,11 +97,20 @@ def _see(node: Node, walk: _Walk) -> _Seen:
 def _fields(node: Node, walk: _Walk) -> _Fields:
     additional = node.additional
     fields = walk.fields[node] = (
-        {key: walk.seen.get(sub) or _see(sub, walk) for key, sub in node.properties.items()},
+        {},  # filled as the walk meets each property (:func:`_field`): most are never met
         (walk.seen.get(additional) or _see(additional, walk)) if isinstance(additional, Node) else None,
         additional is False,
     )
     return fields
+
+
+def _field(node: Node, key: str, walk: _Walk) -> _Seen | None:
+    """What the walk knows of property ``key`` of ``node`` (None: no such property), kept in its fields."""
+    sub = node.properties.get(key)
+    if sub is None:
+        return None
+    seen = walk.fields[node][0][key] = walk.seen.get(sub) or _see(sub, walk)
+    return seen
 
 
 def _node(value: Any, seen: _Seen, path: Path, walk: _Walk, out: list[Problem]) -> None:
@@ -151,7 +160,7 @@ def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: lis
                    if key not in value and not _defaulted(node, key))
     known, additional, closed = walk.fields.get(node) or _fields(node, walk)
     for key, item in value.items():
-        seen = known.get(key, additional)
+        seen = known.get(key) or _field(node, key, walk) or additional
         if seen is not None:
             if seen[3] and walk.quantities is not None and item is not None:
                 walk.quantities.append(((*path, key), item))
