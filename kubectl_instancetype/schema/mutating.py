@@ -234,7 +234,8 @@ def _trip(crd: Node | None, node: Node, defs: Definitions) -> _Trip:
     known = {key: (_crd_child(crd, key), sub) for key, sub in properties.items()}
     add = resolved.additional if isinstance(resolved.additional, Node) else None
     if add is not None:  # a key outside the properties pairs it with the CRD's node of that key, or the CRD's map
-        crd_subs = [sub for key, sub in crd.properties.items() if key not in properties] if crd is not None else []
+        crd_subs: list[Node | None] = [sub for key, sub in crd.properties.items() if key not in properties] \
+            if crd is not None else []
         crd_subs.append(crd.additional if crd is not None and isinstance(crd.additional, Node) else None)
         add = add if any(_changes(crd_sub, add, defs) for crd_sub in crd_subs) else None
     items = (crd.items if crd is not None else None, resolved.items) if resolved.items is not None else None
