@@ -46,7 +46,7 @@ def devices(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None
         else:
             vm.pop("disableHotplug", None)
     _sound_rng_tpm_video(wanted, vm, at)
-    autoattach(pref, spec, trace)
+    _autoattach(wanted, vm, trace)  # autoattach's, on the devices found above
     for index, disk in enumerate(vm.get("disks") or []):
         _disk(wanted, disk, at.at("disks", index))
     for index, iface in enumerate(vm.get("interfaces") or []):
@@ -68,6 +68,13 @@ def autoattach(pref: Spec, spec: Spec, trace: Trace = NO_TRACE) -> None:
     vm = child(child(spec, "domain"), "devices")
     if fresh:
         trace.by_preference(fresh, "spec.devices")
+    _autoattach(wanted, vm, trace)
+
+
+def _autoattach(wanted: Spec, vm: Spec, trace: Trace) -> None:
+    """:func:`autoattach` on the VM's devices ``vm`` (``trace`` at the VMI spec)."""
+    if not wanted:
+        return
     for src, dst in _AUTOATTACH:
         if wanted.get(src) is not None and vm.get(dst) is None:
             vm[dst] = wanted[src]
