@@ -83,7 +83,8 @@ def _same(a: Any, b: Any) -> bool:
 def committed_defaults(vm: Mapping[str, Any], cfg: ClusterConfig) -> list[tuple[Path, str]]:
     """The start-time values ``vm`` commits equal to what KubeVirt computes: (path in the VM, warning)."""
     spec = _at(vm, TEMPLATE)
-    committed = {path: _at(spec, path) for path in FIELDS} if isinstance(spec, Mapping) else {}
+    mapping = spec.__class__ is dict or isinstance(spec, Mapping)
+    committed = {path: _at(spec, path) for path in FIELDS} if mapping else {}
     committed = {path: value for path, value in committed.items() if value is not None}
     if not committed:  # most VMs: nothing to compute (the hot path of every render)
         return []
