@@ -101,9 +101,9 @@ def omit_zero_plain_fields(spec: Spec) -> None:
     _walk(spec, _PATHS)
 
 
-# PLAIN_FIELDS as a tree: (the fields of the node reached, {key: the tree below it}, the tree below each item
-# of a list reached, or None). The fields are a set: a node's keys are intersected with it in one C loop.
-_Tree = tuple[frozenset[str], dict[str, Any], Any]
+# PLAIN_FIELDS as a tree: (the field tuples of the node reached, {key: the tree below it}, the tree below
+# each item of a list reached, or None).
+_Tree = tuple[list[tuple[str, ...]], dict[str, Any], Any]
 
 
 def _tree(paths: dict[tuple[str, ...], tuple[str, ...]]) -> _Tree:
@@ -112,24 +112,21 @@ def _tree(paths: dict[tuple[str, ...], tuple[str, ...]]) -> _Tree:
         node = root
         for key in path:
             node = node.setdefault(key, {})
-        node.setdefault("", []).extend(fields)
+        node.setdefault("", []).append(fields)
     return _frozen(root)
 
 
 def _frozen(node: dict[str, Any]) -> _Tree:
     below = {key: _frozen(sub) for key, sub in node.items() if key not in ("", "[]")}
-    return frozenset(node.get("", ())), below, _frozen(node["[]"]) if "[]" in node else None
+    return node.get("", []), below, _frozen(node["[]"]) if "[]" in node else None
 
 
 def _walk(data: Any, tree: _Tree) -> None:
     """Only the keys ``data`` has are followed (a spec holds few of the tree's): a walk of a VM's spec
     visits what it holds, not every path of the table."""
     if isinstance(data, dict):
-        if tree[0]:
-            for name in tree[0].intersection(data):  # the node's plain fields it holds (deleted in any order)
-                value = data[name]
-                if value in (False, 0, "") and value is not None:
-                    del data[name]
+        for fields in tree[0]:
+            _omit(data, fields)
         below = tree[1]
         if len(below) <= len(data):
             for key, sub in below.items():
