@@ -21,6 +21,9 @@ _AUTOATTACH = (
     ("preferredAutoattachSerialConsole", "autoattachSerialConsole"),
     ("preferredAutoattachInputDevice", "autoattachInputDevice"),
 )
+# The preference fields each table reads: a preference naming none of them skips the table's loop.
+_FILL_FIELDS = frozenset(src for src, _ in _FILL_IF_NULL)
+_AUTOATTACH_FIELDS = frozenset(src for src, _ in _AUTOATTACH)
 _BINDINGS = ("bridge", "slirp", "masquerade", "sriov", "macvtap", "passt", "binding", "deprecatedPasst")
 
 
@@ -33,7 +36,7 @@ def devices(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None
     if fresh:
         trace.by_preference(fresh, "spec.devices")
     at = trace.at("domain", "devices")
-    for src, dst in _FILL_IF_NULL:
+    for src, dst in _FILL_IF_NULL if not _FILL_FIELDS.isdisjoint(wanted) else ():
         if wanted.get(src) is not None and vm.get(dst) is None:
             vm[dst] = wanted[src]
             at.by_preference((dst,), f"spec.devices.{src}")
@@ -73,7 +76,7 @@ def autoattach(pref: Spec, spec: Spec, trace: Trace = NO_TRACE) -> None:
 
 def _autoattach(wanted: Spec, vm: Spec, trace: Trace) -> None:
     """:func:`autoattach` on the VM's devices ``vm`` (``trace`` at the VMI spec)."""
-    if not wanted:
+    if not wanted or _AUTOATTACH_FIELDS.isdisjoint(wanted):
         return
     for src, dst in _AUTOATTACH:
         if wanted.get(src) is not None and vm.get(dst) is None:

@@ -62,7 +62,8 @@ def features(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> Non
                      ("preferredPvspinlock", "pvspinlock"), ("preferredSmm", "smm")):
         if wanted.get(src) is not None and vm.get(dst) is None:
             vm[dst] = clone_json(wanted[src])
-            trace.by_preference(("domain", "features", dst), f"spec.features.{src}")
+            if trace.on:
+                trace.by_preference(("domain", "features", dst), f"spec.features.{src}")
     hyperv = wanted.get("preferredHyperv")
     if hyperv is not None:
         vm_hyperv = child(vm, "hyperv")
