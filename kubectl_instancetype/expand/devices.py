@@ -36,10 +36,11 @@ def devices(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None
     if fresh:
         trace.by_preference(fresh, "spec.devices")
     at = trace.at("domain", "devices")
-    for src, dst in _FILL_IF_NULL if not _FILL_FIELDS.isdisjoint(wanted) else ():
-        if wanted.get(src) is not None and vm.get(dst) is None:
-            vm[dst] = wanted[src]
-            at.by_preference((dst,), f"spec.devices.{src}")
+    if not _FILL_FIELDS.isdisjoint(wanted):
+        for src, dst in _FILL_IF_NULL:
+            if wanted.get(src) is not None and vm.get(dst) is None:
+                vm[dst] = wanted[src]
+                at.by_preference((dst,), f"spec.devices.{src}")
     if wanted.get("preferredDisableHotplug") is not None:
         # A plain bool in the VM: always overwritten, and Go omits it when false.
         if wanted["preferredDisableHotplug"]:
