@@ -71,6 +71,7 @@ _CPU_COPIES = (
     ("realtime", "realtime"),
     ("maxSockets", "maxSockets"),  # never a conflict: the instance type simply wins
 )
+_CPU_COPIED = frozenset(src for src, _ in _CPU_COPIES)
 
 
 def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
@@ -80,12 +81,13 @@ def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: T
     conflicts = _cpu_conflicts(base, it_cpu, domain, vm_cpu)
     if conflicts:
         return conflicts
-    for src, dst in _CPU_COPIES:
-        value = it_cpu.get(src)
-        if value is not None:
-            vm_cpu[dst] = clone_json(value)
-            if trace.on:
-                trace.by_instancetype(("domain", "cpu", dst), f"spec.cpu.{src}")
+    if not _CPU_COPIED.isdisjoint(it_cpu):  # most instancetypes give the vCPUs alone
+        for src, dst in _CPU_COPIES:
+            value = it_cpu.get(src)
+            if value is not None:
+                vm_cpu[dst] = clone_json(value)
+                if trace.on:
+                    trace.by_instancetype(("domain", "cpu", dst), f"spec.cpu.{src}")
     guest = int(it_cpu.get("guest") or 0)
     _set_topology(vm_cpu, *topology(guest, pref))
     if trace.on:
