@@ -46,8 +46,9 @@ def check_document(doc: Document, options: Options, problems: list[ToolError], w
     if options.mode == STRICT and doc.data.get("kind") in options.as_stored:
         options = replace(options, mode=WARN)
     answer = admit(doc.data, options)
-    label = _label(doc.data)
-    warnings.extend(f"{doc.locate(w.path)}: {label}: {w.message}" for w in answer.warnings)
+    if answer.warnings:
+        label = _label(doc.data)
+        warnings.extend(f"{doc.locate(w.path)}: {label}: {w.message}" for w in answer.warnings)
     if answer.verdict == REFUSED:
         problems.extend(_problems(doc, answer, options.namespace))
         return None

@@ -7,6 +7,7 @@ such lines)."""
 from __future__ import annotations
 
 import io
+import secrets
 import shutil
 from pathlib import Path
 
@@ -22,7 +23,7 @@ STOP, RESUME = "::stop-commands::T0KEN\n", "::T0KEN::\n"
 
 @pytest.fixture(autouse=True)
 def token(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ci_log.secrets, "token_hex", lambda _n: "T0KEN")
+    monkeypatch.setattr(secrets, "token_hex", lambda _n: "T0KEN")  # ci_log imports it when it guards
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 def go_lower(text: str) -> str:
     """Go's strings.ToLower: simple one-to-one case mapping (Python's str.lower maps U+0130 to two
     characters and knows a final sigma; Go does neither)."""
+    if text.isascii():  # ASCII letters have one-to-one cases: both lower the same
+        return text.lower()
     return "".join("i" if c == "\u0130" else c.lower() for c in text)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-import secrets
 import stat
 import sys
 from typing import Any, TextIO, cast
@@ -69,6 +68,8 @@ def guard_stdout() -> None:
     release_stdout()  # one left by a run that ended early
     if os.environ.get("GITHUB_ACTIONS") != "true" or _regular_file(sys.stdout):
         return
+    import secrets  # here: only a GitHub Actions run needs a token (OpenSSL's bindings cost every start 5 ms)
+
     guard = _Guarded(sys.stdout, secrets.token_hex(16))
     _ACTIVE.append((sys.stdout, guard))
     sys.stdout = cast(TextIO, guard)

@@ -43,6 +43,10 @@ def _as_applied(pref: Spec, spec: Spec, release: Release) -> Spec:
     where ``tlbflush`` is a plain FeatureState, ``preferredTPM.enabled`` on v1.5.0),
     and before v1.9.0 ``preferredPanicDeviceModel`` only fills in the model of the VM's own panic devices and
     creates none."""
+    if (release.applies_preferred_launch_security and release.applies_preferred_architecture
+            and release.applies_preferred_video_type and release.knows_hyperv_tlbflush_modes
+            and release.knows_tpm_enabled and release.creates_panic_device):
+        return pref  # a release that applies every field as it is (the checks below would change nothing)
     unknown = [key for key, known in (("preferredLaunchSecurity", release.applies_preferred_launch_security),
                                       ("preferredArchitecture", release.applies_preferred_architecture))
                if not known and key in pref]

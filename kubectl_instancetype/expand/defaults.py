@@ -41,7 +41,9 @@ def default_volume_disks(spec: Spec, trace: Trace = NO_TRACE) -> None:
         return
     devices = child(child(spec, "domain"), "devices")
     taken = {d.get("name") for d in devices.get("disks") or []}
-    taken.update(f.get("name") for f in devices.get("filesystems") or [])
+    filesystems = devices.get("filesystems")
+    if filesystems:
+        taken.update(f.get("name") for f in filesystems)
     added = [{"name": v.get("name")} for v in volumes if v.get("name") not in taken]
     if added:
         present = list(devices.get("disks") or [])
@@ -125,7 +127,7 @@ def _resource_requests(cfg: ClusterConfig, domain: Spec, trace: Trace) -> None:
     resources = domain.get("resources") or {}
     limits = resources.get("limits") or {}
     requests = resources.get("requests") or {}
-    if _quantity_nonzero(limits.get("cpu")) and not _quantity_nonzero(requests.get("cpu")):
+    if limits and _quantity_nonzero(limits.get("cpu")) and not _quantity_nonzero(requests.get("cpu")):
         child(child(domain, "resources"), "requests")["cpu"] = limits["cpu"]
         trace.set(("resources", "requests", "cpu"), CPU_REQUEST_FROM_LIMIT)
     if cfg.release.defaults_memory_request:
@@ -201,7 +203,7 @@ def _page_size(hugepages: Any) -> str | None:
 
 def _topology(domain: Spec, trace: Trace) -> None:
     cpu = domain.get("cpu")
-    if isinstance(cpu, dict) and any(cpu.get(k) for k in ("cores", "sockets", "threads")):
+    if isinstance(cpu, dict) and (cpu.get("cores") or cpu.get("sockets") or cpu.get("threads")):
         return
     cpu = child(domain, "cpu")
     resources = domain.get("resources") or {}

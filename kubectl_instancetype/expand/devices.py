@@ -21,6 +21,9 @@ _AUTOATTACH = (
     ("preferredAutoattachSerialConsole", "autoattachSerialConsole"),
     ("preferredAutoattachInputDevice", "autoattachInputDevice"),
 )
+# The preference fields each table reads: a preference naming none of them skips the table's loop.
+_FILL_FIELDS = frozenset(src for src, _ in _FILL_IF_NULL)
+_AUTOATTACH_FIELDS = frozenset(src for src, _ in _AUTOATTACH)
 _BINDINGS = ("bridge", "slirp", "masquerade", "sriov", "macvtap", "passt", "binding", "deprecatedPasst")
 
 
@@ -33,10 +36,11 @@ def devices(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None
     if fresh:
         trace.by_preference(fresh, "spec.devices")
     at = trace.at("domain", "devices")
-    for src, dst in _FILL_IF_NULL:
-        if wanted.get(src) is not None and vm.get(dst) is None:
-            vm[dst] = wanted[src]
-            at.by_preference((dst,), f"spec.devices.{src}")
+    if not _FILL_FIELDS.isdisjoint(wanted):
+        for src, dst in _FILL_IF_NULL:
+            if wanted.get(src) is not None and vm.get(dst) is None:
+                vm[dst] = wanted[src]
+                at.by_preference((dst,), f"spec.devices.{src}")
     if wanted.get("preferredDisableHotplug") is not None:
         # A plain bool in the VM: always overwritten, and Go omits it when false.
         if wanted["preferredDisableHotplug"]:
@@ -46,7 +50,7 @@ def devices(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None
         else:
             vm.pop("disableHotplug", None)
     _sound_rng_tpm_video(wanted, vm, at)
-    autoattach(pref, spec, trace)
+    _autoattach(wanted, vm, trace)  # autoattach's, on the devices found above
     for index, disk in enumerate(vm.get("disks") or []):
         _disk(wanted, disk, at.at("disks", index))
     for index, iface in enumerate(vm.get("interfaces") or []):
@@ -68,6 +72,13 @@ def autoattach(pref: Spec, spec: Spec, trace: Trace = NO_TRACE) -> None:
     vm = child(child(spec, "domain"), "devices")
     if fresh:
         trace.by_preference(fresh, "spec.devices")
+    _autoattach(wanted, vm, trace)
+
+
+def _autoattach(wanted: Spec, vm: Spec, trace: Trace) -> None:
+    """:func:`autoattach` on the VM's devices ``vm`` (``trace`` at the VMI spec)."""
+    if not wanted or _AUTOATTACH_FIELDS.isdisjoint(wanted):
+        return
     for src, dst in _AUTOATTACH:
         if wanted.get(src) is not None and vm.get(dst) is None:
             vm[dst] = wanted[src]

@@ -42,6 +42,8 @@ def scheduler_name(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spe
 
 def _cpu_conflicts(base: str, it_cpu: Spec, domain: Spec, cpu: Spec) -> list[str]:
     resources = domain.get("resources") or {}
+    if not cpu and not resources:
+        return []  # nothing of the VM's own to conflict with (most VMs: the checks below would all miss)
     prefix = f"{base}.domain"
     checks = (
         ("cpu" in (resources.get("requests") or {}), "resources.requests.cpu"),
@@ -69,6 +71,7 @@ _CPU_COPIES = (
     ("realtime", "realtime"),
     ("maxSockets", "maxSockets"),  # never a conflict: the instance type simply wins
 )
+_CPU_COPIED = frozenset(src for src, _ in _CPU_COPIES)
 
 
 def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> list[str]:
@@ -78,18 +81,25 @@ def cpu(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace: T
     conflicts = _cpu_conflicts(base, it_cpu, domain, vm_cpu)
     if conflicts:
         return conflicts
-    for src, dst in _CPU_COPIES:
-        if it_cpu.get(src) is not None:
-            vm_cpu[dst] = clone_json(it_cpu[src])
-            trace.by_instancetype(("domain", "cpu", dst), f"spec.cpu.{src}")
+    if not _CPU_COPIED.isdisjoint(it_cpu):  # most instancetypes give the vCPUs alone
+        for src, dst in _CPU_COPIES:
+            value = it_cpu.get(src)
+            if value is not None:
+                vm_cpu[dst] = clone_json(value)
+                if trace.on:
+                    trace.by_instancetype(("domain", "cpu", dst), f"spec.cpu.{src}")
     guest = int(it_cpu.get("guest") or 0)
     _set_topology(vm_cpu, *topology(guest, pref))
-    _trace_topology(trace, guest, pref)
+    if trace.on:
+        _trace_topology(trace, guest, pref)
     return []
 
 
 def _set_topology(vm_cpu: Spec, sockets: int, cores: int, threads: int) -> None:
     # A zero count is Go's omitted field (a non-divisible spread can yield sockets 0).
+    if sockets and cores and threads:  # the usual case, without the loop
+        vm_cpu["sockets"], vm_cpu["cores"], vm_cpu["threads"] = sockets, cores, threads
+        return
     for key, value in (("sockets", sockets), ("cores", cores), ("threads", threads)):
         if value:
             vm_cpu[key] = value
@@ -138,6 +148,8 @@ def topology(guest: int, pref: Spec | None) -> tuple[int, int, int]:
 
 def _memory_conflict(base: str, it_mem: Spec, domain: Spec, mem: Spec) -> str | None:
     resources = domain.get("resources") or {}
+    if not mem and not resources:
+        return None  # nothing of the VM's own to conflict with (most VMs: the checks below would all miss)
     checks = (
         (is_set(mem.get("guest")), "memory.guest"),
         (is_set(mem.get("hugepages")) and is_set(it_mem.get("hugepages")), "memory.hugepages"),
@@ -160,7 +172,8 @@ def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace
     # decodes as zero and is applied as "0" (pkg/instancetype/apply/memory.go).
     guest = it_mem.get("guest")
     mem["guest"] = guest = "0" if guest is None else guest
-    trace.by_instancetype(("domain", "memory", "guest"), "spec.memory.guest")
+    if trace.on:
+        trace.by_instancetype(("domain", "memory", "guest"), "spec.memory.guest")
     percent = int(it_mem.get("overcommitPercent") or 0)
     if percent > 0:
         requests = child(child(domain, "resources"), "requests")
@@ -168,9 +181,11 @@ def memory(base: str, it: Spec, pref: Spec | None, spec: Spec, meta: Spec, trace
         trace.by_instancetype(("domain", "resources", "requests", "memory"), "spec.memory.overcommitPercent",
                               f"{percent}% overcommit of spec.memory.guest")
     for key in ("hugepages", "maxGuest"):
-        if it_mem.get(key) is not None:
-            mem[key] = clone_json(it_mem[key])
-            trace.by_instancetype(("domain", "memory", key), f"spec.memory.{key}")
+        value = it_mem.get(key)
+        if value is not None:
+            mem[key] = clone_json(value)
+            if trace.on:
+                trace.by_instancetype(("domain", "memory", key), f"spec.memory.{key}")
     return []
 
 

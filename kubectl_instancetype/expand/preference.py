@@ -62,7 +62,8 @@ def features(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> Non
                      ("preferredPvspinlock", "pvspinlock"), ("preferredSmm", "smm")):
         if wanted.get(src) is not None and vm.get(dst) is None:
             vm[dst] = clone_json(wanted[src])
-            trace.by_preference(("domain", "features", dst), f"spec.features.{src}")
+            if trace.on:
+                trace.by_preference(("domain", "features", dst), f"spec.features.{src}")
     hyperv = wanted.get("preferredHyperv")
     if hyperv is not None:
         vm_hyperv = child(vm, "hyperv")
@@ -81,24 +82,23 @@ def firmware(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> Non
     if fresh:
         trace.by_preference(fresh, "spec.firmware")
     at = trace.at("domain", "firmware", "bootloader")
-
-    def has(key: str) -> bool:
-        return loader.get(key) is not None
-
-    if wanted.get("preferredUseBios") is True and not has("bios") and not has("efi"):
+    # ``loader.get(key) is None``: the loader has no such firmware (spelled out: this runs twice a VM)
+    if wanted.get("preferredUseBios") is True and loader.get("bios") is None and loader.get("efi") is None:
         loader["bios"] = {}
         at.by_preference(("bios",), "spec.firmware.preferredUseBios")
-    if wanted.get("preferredUseBiosSerial") is not None and has("bios") and loader["bios"].get("useSerial") is None:
+    if (wanted.get("preferredUseBiosSerial") is not None and loader.get("bios") is not None
+            and loader["bios"].get("useSerial") is None):
         loader["bios"]["useSerial"] = wanted["preferredUseBiosSerial"]
         at.by_preference(("bios", "useSerial"), "spec.firmware.preferredUseBiosSerial")
-    if not has("efi") and not has("bios") and wanted.get("preferredEfi") is not None:
+    if loader.get("efi") is None and loader.get("bios") is None and wanted.get("preferredEfi") is not None:
         loader["efi"] = clone_json(wanted["preferredEfi"])
         at.by_preference(("efi",), "spec.firmware.preferredEfi")
         return  # the deprecated fields are ignored once preferredEfi applied
-    if wanted.get("preferredUseEfi") is True and not has("efi") and not has("bios"):
+    if wanted.get("preferredUseEfi") is True and loader.get("efi") is None and loader.get("bios") is None:
         loader["efi"] = {}
         at.by_preference(("efi",), "spec.firmware.preferredUseEfi")
-    if wanted.get("preferredUseSecureBoot") is not None and has("efi") and loader["efi"].get("secureBoot") is None:
+    if (wanted.get("preferredUseSecureBoot") is not None and loader.get("efi") is not None
+            and loader["efi"].get("secureBoot") is None):
         loader["efi"]["secureBoot"] = wanted["preferredUseSecureBoot"]
         at.by_preference(("efi", "secureBoot"), "spec.firmware.preferredUseSecureBoot")
 
@@ -157,7 +157,8 @@ def template_annotations(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_T
         for key, value in wanted.items():
             if key not in present:
                 present[key] = value
-                trace.metadata().by_preference(("annotations", key), "spec.annotations")
+                if trace.on:
+                    trace.metadata().by_preference(("annotations", key), "spec.annotations")
 
 
 def launch_security(pref: Spec, spec: Spec, meta: Spec, trace: Trace = NO_TRACE) -> None:

@@ -147,10 +147,7 @@ def check_rules(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
     errs: list[FieldError] = []
     if value is None or not node.carries("rules"):
         return errs
-    for rule, message in node.rules:
-        if not compile_rule(rule)(value):
-            kind = node.type if isinstance(node.type, str) else "object"
-            errs.append(invalid(path, kind, message or f"failed rule: {rule}"))
+    errs += failures(value, node, path)
     if isinstance(value, dict):
         carrying, additional = node.carrying("rules")
         for key, item in value.items():
@@ -160,4 +157,14 @@ def check_rules(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
     elif isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             errs.extend(check_rules(item, node.items, (*path, i)))
+    return errs
+
+
+def failures(value: Any, node: Node, path: Path) -> list[FieldError]:
+    """The rules of ``node`` itself that ``value`` (not null) fails, in their order."""
+    errs: list[FieldError] = []
+    for rule, message in node.rules:
+        if not compile_rule(rule)(value):
+            kind = node.type if isinstance(node.type, str) else "object"
+            errs.append(invalid(path, kind, message or f"failed rule: {rule}"))
     return errs

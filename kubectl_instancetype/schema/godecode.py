@@ -55,13 +55,19 @@ RANGES = {"int32": (-(2**31), 2**31 - 1), "uint32": (0, 2**32 - 1), "uint": (0, 
 
 
 def _trie() -> dict[str, Any]:
+    """The paths of GO_INTEGERS as nested dicts, each with its keys sorted (the order :func:`_out_of_range`
+    looks at them in)."""
     root: dict[str, Any] = {}
-    for path, kind in GO_INTEGERS.items():
+    for path, kind in sorted(GO_INTEGERS.items()):
         node = root
         for step in path[:-1]:
             node = node.setdefault(step, {})
         node[path[-1]] = kind
-    return root
+    return _sorted(root)
+
+
+def _sorted(trie: dict[str, Any]) -> dict[str, Any]:
+    return {key: sub if isinstance(sub, str) else _sorted(sub) for key, sub in sorted(trie.items())}
 
 
 _TRIE = _trie()
@@ -108,9 +114,10 @@ def _out_of_range(value: Any, trie: dict[str, Any], path: Path) -> tuple[Path, i
         return None
     if not isinstance(value, dict):
         return None
-    keys = value.keys() & trie.keys()
-    for key in sorted(keys) if len(keys) > 1 else keys:
-        sub, item = trie[key], value[key]
+    for key, sub in trie.items():  # in sorted order (see _trie): the few keys the trie has, not all the value's
+        if key not in value:
+            continue
+        item = value[key]
         if isinstance(sub, str):
             if item.__class__ is int:
                 low, high = RANGES[sub]

@@ -17,8 +17,9 @@ patch (:func:`patch`) is what the webhook's Go round trip changes that the CRD w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..api.matchers import MATCHERS, matcher_causes
 from ..api.releases import BY_NAME
@@ -29,7 +30,7 @@ from .fielderror import Path
 from .tables import MAIN, Definitions, Node, kubevirt_definitions
 
 Cause = tuple[Path, str]
-QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity"
+QUANTITY = webhook.QUANTITY
 
 
 @dataclass(frozen=True)
@@ -73,24 +74,42 @@ WEBHOOKS: dict[str, Webhook] = {hook.kind: hook for hook in (VM, VMI)}
 Rule = Callable[[dict[str, Any], Webhook, str], list[Cause]]
 
 
-def validate_schema(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+def validate_schema(obj: dict[str, Any], hook: Webhook, release: str,
+                    quantities: list[tuple[Path, Any]] | None = None) -> list[Cause]:
     """``webhookutils.ValidateSchema`` (``pkg/util/webhooks/webhooks.go``; ``Validator.Validate``,
     ``pkg/util/openapi/openapi.go``): ``spec in body is required`` when there is none, then the spec against
     KubeVirt's definitions (a missing spec is then also ``must be of type object: "null"``). The status is
     checked against definitions open to unknown fields; the API server keeps it until after admission, but a
-    status KubeVirt would refuse is not modelled."""
+    status KubeVirt would refuse is not modelled. With ``quantities``, the spec's quantities are added there
+    (:func:`.webhook.spec_problems`) for :func:`decode`."""
     causes: list[Cause] = [] if "spec" in obj else [(("spec",), "spec in body is required")]
-    defs = replace(kubevirt_definitions(release), root=hook.spec_definition)
-    return causes + webhook.spec_problems(obj, defs, decode=False)
+    return causes + webhook.spec_problems(obj, _spec_definitions(release, hook.spec_definition), decode=False,
+                                          quantities=quantities)
 
 
-def decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+@functools.cache
+def _spec_definitions(release: str, root: str) -> Definitions:
+    """KubeVirt's definitions of ``release`` rooted at a webhook's spec definition (made once per run)."""
+    return replace(kubevirt_definitions(release), root=root)
+
+
+def decode(obj: dict[str, Any], hook: Webhook, release: str,
+           quantities: list[tuple[Path, Any]] | None = None) -> list[Cause]:
     """Decoding the request into KubeVirt's Go type (``vm-mutator.go`` ``GetVMFromAdmissionReview``,
     ``vmi-mutator.go``): ``encoding/json`` stops at the first error an unmarshaler returns (a quantity
     ``resource.ParseQuantity`` refuses, a timestamp), in the order of the request's sorted keys; an integer
-    out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`)."""
+    out of its Go field's range is kept and returned only when nothing else failed (:mod:`.godecode`).
+    ``quantities``: the spec's quantities with their paths, when the schema check found them."""
     spec, defs = obj.get("spec"), kubevirt_definitions(release)
-    hard = [*_quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs)]
+    hard: list[Cause] = []
+    if quantities is None:
+        _quantity_failures(spec, defs.nodes[hook.spec_definition], ("spec",), defs, hard)
+    else:
+        for path, value in quantities:
+            try:
+                from_json(value)
+            except QuantityError as exc:
+                hard.append((path, exc.message))
     if hook is VM:
         hard += [(path, error) for path, error in godecode.timestamp_failures(spec)]
     if hard:
@@ -111,12 +130,19 @@ def instancetype_matchers(obj: dict[str, Any], hook: Webhook, release: str) -> l
     return []
 
 
+def validate_then_decode(obj: dict[str, Any], hook: Webhook, release: str) -> list[Cause]:
+    """:func:`validate_schema`'s causes, else :func:`decode`'s, on one walk of the spec: the schema check
+    finds the quantities decoding parses (where the schema passes, its walk goes everywhere decoding's does)."""
+    quantities: list[tuple[Path, Any]] = []
+    return validate_schema(obj, hook, release, quantities) or decode(obj, hook, release, quantities)
+
+
 RULES: dict[str, tuple[Rule, ...]] = {
     # vm-mutator.go VMsMutator.Mutate: ValidateSchema (66), decode (70), the instance type mutator (82)
-    VM.kind: (validate_schema, decode, instancetype_matchers),
+    VM.kind: (validate_then_decode, instancetype_matchers),
     # vmi-mutator.go VMIsMutator.Mutate: ValidateSchema (99), decode (103); presets and ApplyNewVMIMutations
     # run in VMI mode's pipeline
-    VMI.kind: (validate_schema, decode),
+    VMI.kind: (validate_then_decode,),
 }
 
 
@@ -154,27 +180,77 @@ def _go_round_trip(value: Any, crd: Node | None, node: Node, defs: Definitions) 
     (a copy where something changed)."""
     if node.ref == QUANTITY:
         return value.strip() if isinstance(value, str) and value != value.strip() and _parses(value) else value
-    node = defs.resolve(node)
-    if isinstance(value, list) and node.items is not None:
-        items = crd.items if crd is not None else None
-        out = [_go_round_trip(item, items, node.items, defs) for item in value]
-        return value if all(a is b for a, b in zip(out, value, strict=True)) else out
+    known, additional, pair, fills = _TRIPS.get((crd, node)) or _trip(crd, node, defs)
+    if isinstance(value, list):
+        if pair is None:
+            return value
+        crd_items, items = pair
+        out: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _go_round_trip(item, crd_items, items, defs)
+            if new is not item:
+                out = list(value) if out is None else out
+                out[i] = new
+        return value if out is None else out
     if not isinstance(value, dict):
         return value
     changed: dict[str, Any] = {}
     for key, item in value.items():
-        sub = node.properties.get(key) or (node.additional if isinstance(node.additional, Node) else None)
-        if sub is None:
+        if key in known:
+            step = known[key]
+            if step is None:
+                continue  # nothing below can change
+            crd_sub, sub = step
+        elif additional is None:
             continue
-        crd_sub = _crd_child(crd, key)
+        else:
+            crd_sub, sub = _crd_child(crd, key), additional
         new = _go_round_trip(item, crd_sub, sub, defs)
         if new is not item:
             changed[key] = new
-    for key in crd.required if crd is not None else ():
-        sub = node.properties.get(key)
-        if key not in value and sub is not None and isinstance(sub.default, (str, int)):
-            changed[key] = sub.default
+    for key, default in fills:
+        if key not in value:
+            changed[key] = default
     return {**value, **changed} if changed else value
+
+
+class _Trip(NamedTuple):
+    """What :func:`_go_round_trip` needs of a (CRD node, definition) pair, worked out once: the children that
+    can change (a property below which nothing can is None), the additionalProperties definition, the items'
+    pair when they can change, and the zero values a missing required field gets, in the CRD's order."""
+
+    known: dict[str, tuple[Node | None, Node] | None]
+    additional: Node | None
+    items: tuple[Node | None, Node] | None
+    fills: tuple[tuple[str, Any], ...]
+
+
+_TRIPS: dict[tuple[Node | None, Node], _Trip] = {}
+
+
+def _trip(crd: Node | None, node: Node, defs: Definitions) -> _Trip:
+    resolved = defs.resolve(node)
+    properties = resolved.properties
+    known = {key: (_crd_child(crd, key), sub) for key, sub in properties.items()}
+    add = resolved.additional if isinstance(resolved.additional, Node) else None
+    if add is not None:  # a key outside the properties pairs it with the CRD's node of that key, or the CRD's map
+        crd_subs: list[Node | None] = [sub for key, sub in crd.properties.items() if key not in properties] \
+            if crd is not None else []
+        crd_subs.append(crd.additional if crd is not None and isinstance(crd.additional, Node) else None)
+        add = add if any(_changes(crd_sub, add, defs) for crd_sub in crd_subs) else None
+    items = (crd.items if crd is not None else None, resolved.items) if resolved.items is not None else None
+    fills = tuple((key, properties[key].default) for key in (crd.required if crd is not None else ())
+                  if key in properties and isinstance(properties[key].default, (str, int)))
+    trip = _TRIPS[(crd, node)] = _Trip({key: pair if _changes(*pair, defs) else None for key, pair in known.items()},
+                                       add, items if items is not None and _changes(*items, defs) else None, fills)
+    return trip
+
+
+def _changes(crd: Node | None, node: Node, defs: Definitions) -> bool:
+    """Whether the round trip may change a value at ``node``: a quantity may lie at or below it, or the CRD
+    requires a field there or below (which Go writes back as its zero value when missing). Both come from
+    flags of the tables, without a walk of the subtree (a value that only may change is walked for nothing)."""
+    return defs.reaches(node, QUANTITY) or (crd is not None and crd.carries("required"))
 
 
 def _crd_child(crd: Node | None, key: str) -> Node | None:
@@ -194,24 +270,43 @@ def _parses(text: str) -> bool:
     return True
 
 
-def _quantity_failures(value: Any, node: Node, path: Path, defs: Definitions) -> Iterator[Cause]:
-    """Every quantity of ``value`` Go's ``Quantity.UnmarshalJSON`` refuses, with apimachinery's message."""
+def _quantity_failures(value: Any, node: Node, path: Path, defs: Definitions, out: list[Cause]) -> None:
+    """Every quantity of ``value`` Go's ``Quantity.UnmarshalJSON`` refuses, with apimachinery's message, added
+    to ``out``."""
     if node.ref == QUANTITY:
         if value is not None:
             try:
                 from_json(value)
             except QuantityError as exc:
-                yield path, exc.message
+                out.append((path, exc.message))
         return
-    node = defs.resolve(node)
-    if isinstance(value, list) and node.items is not None:
-        for i, item in enumerate(value):
-            yield from _quantity_failures(item, node.items, (*path, i), defs)
+    known, additional, items = _HOLDING.get(node) or _holding(node, defs)
+    if isinstance(value, list):
+        if items is not None:
+            for i, item in enumerate(value):
+                _quantity_failures(item, items, (*path, i), defs, out)
     elif isinstance(value, dict):
         for key, item in value.items():
-            sub = node.properties.get(key) or (node.additional if isinstance(node.additional, Node) else None)
+            sub = known.get(key, additional)
             if sub is not None:
-                yield from _quantity_failures(item, sub, (*path, key), defs)
+                _quantity_failures(item, sub, (*path, key), defs, out)
+
+
+# What :func:`_quantity_failures` walks of a definition: every property (None where no quantity can lie below
+# it), the additionalProperties and the items definitions where one can.
+_Holding = tuple[dict[str, Node | None], Node | None, Node | None]
+_HOLDING: dict[Node, _Holding] = {}
+
+
+def _holding(node: Node, defs: Definitions) -> _Holding:
+    resolved = defs.resolve(node)
+    add, items = resolved.additional, resolved.items
+    holding = _HOLDING[node] = (
+        {key: sub if defs.reaches(sub, QUANTITY) else None for key, sub in resolved.properties.items()},
+        add if isinstance(add, Node) and defs.reaches(add, QUANTITY) else None,
+        items if items is not None and defs.reaches(items, QUANTITY) else None,
+    )
+    return holding
 
 
 def _order(path: Path) -> tuple[tuple[int, Any], ...]:

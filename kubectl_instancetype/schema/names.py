@@ -120,8 +120,10 @@ def validate_meta(meta: dict[str, Any], namespaced: bool, prefix: Path = ("metad
         errs.append(required((*prefix, "namespace")))
     elif namespace:
         errs += [invalid((*prefix, "namespace"), namespace, m) for m in dns1123_label(namespace)]
-    errs += _labels(meta.get("labels") or {}, (*prefix, "labels"))
-    errs += _annotations(meta.get("annotations") or {}, (*prefix, "annotations"))
+    if meta.get("labels"):  # empty ones have nothing to check
+        errs += _labels(meta["labels"], (*prefix, "labels"))
+    if meta.get("annotations"):
+        errs += _annotations(meta["annotations"], (*prefix, "annotations"))
     if "ownerReferences" in meta:  # rare: most objects skip these three checks
         errs += owner_references(meta["ownerReferences"], (*prefix, "ownerReferences"))
     if "finalizers" in meta:
@@ -227,8 +229,9 @@ def path_segment_errors(meta: dict[str, Any], prefix: Path = ("metadata",)) -> l
     """The generic registry's second pass: names must be usable as a URL path segment."""
     errs: list[FieldError] = []
     for key in ("name", "generateName"):
-        if meta.get(key):
-            errs += [invalid((*prefix, key), meta[key], m) for m in path_segment(meta[key])]
+        value = meta.get(key)
+        if value and ("/" in value or "%" in value or value in (".", "..")):  # else path_segment finds nothing
+            errs += [invalid((*prefix, key), value, m) for m in path_segment(value)]
     return errs
 
 

@@ -72,6 +72,8 @@ OBJECT_META = GoType("struct", "ObjectMeta", fields={
     "managedFields": GoField(GoType("slice", "[]v1.ManagedFieldsEntry", _MANAGED)),
 })
 FIELDS = OBJECT_META.fields
+# the fields of ObjectMeta that hold a plain string (omitempty: an empty one is not written back)
+_STRING_FIELDS = frozenset(key for key, spec in FIELDS.items() if spec.type.kind == "string" and not spec.pointer)
 _ABSENT = object()
 
 
@@ -248,6 +250,9 @@ def decode(meta: Any, track_unknown: bool) -> DecodedMeta:
         return DecodedMeta({})
     if not isinstance(meta, dict):
         return DecodedMeta({}, error=f"json: cannot unmarshal {json_kind(meta)} into Go value of type v1.ObjectMeta")
+    if meta.keys() <= _STRING_FIELDS and all(value.__class__ is str for value in meta.values()):
+        # the common metadata (a name, a namespace): what the decoder below makes of it, without its error context
+        return DecodedMeta({key: meta[key] for key in sorted(meta) if meta[key]})
     decoder = _Decoder(track_unknown)
     try:
         out = decoder.struct_value(meta, OBJECT_META)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.golang import INT64_MAX, INT64_MIN
+from . import cel
 from .fielderror import (
     DUPLICATE,
     TOO_LONG,
@@ -75,45 +76,52 @@ def type_matches(value: Any, wanted: str | tuple[str, ...] | None, int_or_string
     return any(_CHECKS[kind](value) for kind in wanted)
 
 
-def validate(value: Any, node: Node, path: Path = ()) -> list[FieldError]:
-    """Every schema error of ``value`` (which the server has already pruned and defaulted)."""
+def validate(value: Any, node: Node, path: Path = (), rules: list[FieldError] | None = None) -> list[FieldError]:
+    """Every schema error of ``value`` (which the server has already pruned and defaulted); with ``rules``,
+    the failures of the CEL rules (:func:`.cel.check_rules`, in its order) of every value of the right type
+    are added there on the same walk (the server evaluates them only when no error blocks them)."""
     errs: list[FieldError] = []
-    _node(value, node, path, errs)
+    _node(value, node, path, errs, rules)
     return errs
 
 
-def _node(value: Any, node: Node, path: Path, errs: list[FieldError]) -> None:
+def _node(value: Any, node: Node, path: Path, errs: list[FieldError], rules: list[FieldError] | None) -> None:
     cls = value.__class__
     if cls in (_SEEN.get(node) or _see(node))[1]:  # a container of the right type: only its contents to check
         if cls is dict:
-            _object(value, node, path, errs)
+            _object(value, node, path, errs, rules)
         else:
-            _array(value, node, path, errs)
+            _array(value, node, path, errs, rules)
         return
     if value is None and node.nullable:
         if node.enum is not None and None not in node.enum:  # the enum check still runs on a null
             errs.append(not_supported(path, value, list(node.enum)))
         return
+    typed = True
     if node.date_time and value is not None:
         format_error = _date_time(value, path)
         if format_error is not None:
             errs.append(format_error)
+            typed = False
         # kube-openapi's type check gives way to the format check (``validate/type.go``): a string or a list
         # is no type error there, any other value only the format's
     elif not type_matches(value, node.type, node.int_or_string):
+        typed = False
         wanted = "integer,string" if node.int_or_string else node.type
         errs.append(_type_error(value, wanted, path))
         if node.any_of:
             errs += _any_of(value, node.any_of, path)
     if node.enum is not None and value not in node.enum:
         errs.append(not_supported(path, value, list(node.enum)))
+    if rules is not None and node.rules and typed and value is not None:
+        rules += cel.failures(value, node, path)
     if isinstance(value, dict):
-        _object(value, node, path, errs)
+        _object(value, node, path, errs, rules)
     elif isinstance(value, str):
         if node.limits or node.pattern is not None:
             _string(value, node, path, dotted(path), errs)
     elif isinstance(value, list):
-        _array(value, node, path, errs)
+        _array(value, node, path, errs, rules)
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and node.limits:
         _number(value, node, path, dotted(path), errs)
 
@@ -173,48 +181,70 @@ def _number(value: float, node: Node, path: Path, field: str, errs: list[FieldEr
         errs.append(invalid(path, value, f"{field} in body should be a multiple of {limits['mo']}"))
 
 
-def _array(value: list[Any], node: Node, path: Path, errs: list[FieldError]) -> None:
+def _array(value: list[Any], node: Node, path: Path, errs: list[FieldError], rules: list[FieldError] | None) -> None:
     limits = node.limits
     if "maxI" in limits and len(value) > limits["maxI"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxI']} items"))
     if "minI" in limits and len(value) < limits["minI"]:
         errs.append(invalid(path, value, f"{dotted(path)} in body should have at least {limits['minI']} items"))
-    if node.items is not None:
+    items = node.items
+    if items is not None:
+        leaves = (_SEEN.get(items) or _see(items))[0]
         for i, item in enumerate(value):
-            _node(item, node.items, (*path, i), errs)
-    errs.extend(duplicates(value, node, path))
+            if item.__class__ not in leaves:
+                _node(item, items, (*path, i), errs, rules)
+    if node.list_type is not None:
+        errs.extend(duplicates(value, node, path))
 
 
-def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError]) -> None:
+def _object(value: dict[str, Any], node: Node, path: Path, errs: list[FieldError],
+            rules: list[FieldError] | None) -> None:
     limits = node.limits
     if "maxP" in limits and len(value) > limits["maxP"]:
         errs.append(FieldError(path, TOO_MANY, len(value), f"must have at most {limits['maxP']} items"))
     if node.required and not value.keys() >= node.required_set:
         errs.extend(required((*path, key)) for key in node.required if key not in value)
-    properties, additional = node.properties, node.additional
+    known, additional = _FIELDS.get(node) or _fields(node)
     for key, item in value.items():
-        sub = properties.get(key)
-        if sub is None and isinstance(additional, Node):
-            sub = additional
-        if sub is not None and item.__class__ not in (_SEEN.get(sub) or _see(sub))[0]:
-            _node(item, sub, (*path, key), errs)
+        sub = known.get(key, additional)
+        if sub is None:
+            continue
+        cls = item.__class__
+        if cls is dict and cls in sub[2]:  # an object where one belongs: straight to its fields
+            _object(item, sub[0], (*path, key), errs, rules)
+        elif cls not in sub[1]:
+            _node(item, sub[0], (*path, key), errs, rules)
 
 
 # What the walk knows of a schema node: the classes of the scalars it has nothing to say about (strings and
-# booleans of the right type, no enum, limits, pattern or format: most leaves are, and checking them in the
-# object spares building their path), and the container classes of the right type when it has no enum and no
-# format (only their contents remain to check). The answers depend on a value's class alone.
+# booleans of the right type, no enum, limits, pattern, format or CEL rule: most leaves are, and checking them
+# in the object spares building their path), and the container classes of the right type when it has no enum,
+# no format and no rule (only their contents remain to check). The answers depend on a value's class alone.
 _SEEN: dict[Node, tuple[frozenset[type], frozenset[type]]] = {}
+# What the walk knows of an object node: each property's node and what _SEEN knows of it, and the same of the
+# additionalProperties schema (None: none, or any value)
+_Field = tuple[Node, frozenset[type], frozenset[type]]
+_FIELDS: dict[Node, tuple[dict[str, _Field], _Field | None]] = {}
 
 
 def _see(node: Node) -> tuple[frozenset[type], frozenset[type]]:
     leaves = frozenset(cls for cls, sample in ((str, ""), (bool, False))
-                       if not node.checks_scalars and type_matches(sample, node.type, node.int_or_string))
+                       if not node.checks_scalars and not node.rules
+                       and type_matches(sample, node.type, node.int_or_string))
     typed = frozenset(cls for cls, sample in ((dict, {}), (list, []))
-                      if node.enum is None and not node.date_time
+                      if node.enum is None and not node.date_time and not node.rules
                       and type_matches(sample, node.type, node.int_or_string))
     seen = _SEEN[node] = (leaves, typed)
     return seen
+
+
+def _fields(node: Node) -> tuple[dict[str, _Field], _Field | None]:
+    additional = node.additional
+    fields = _FIELDS[node] = (
+        {key: (sub, *(_SEEN.get(sub) or _see(sub))) for key, sub in node.properties.items()},
+        (additional, *(_SEEN.get(additional) or _see(additional))) if isinstance(additional, Node) else None,
+    )
+    return fields
 
 
 def duplicates(items: list[Any], node: Node, path: Path) -> list[FieldError]:

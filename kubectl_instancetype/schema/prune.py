@@ -65,17 +65,22 @@ def prune(obj: dict[str, Any], schema: Node) -> tuple[dict[str, Any], list[Path]
     """The resource ``obj`` without the fields its schema does not know, their paths in document order, and
     whether it may hold a null :func:`drop_nulls` drops (False: it holds none)."""
     pruned = _Pruned()
-
-    def root(key: str, item: Any) -> Any:
+    out: dict[str, Any] | None = None
+    for key, item in obj.items():
         if key in ROOT_META:  # not walked, but drop_nulls may go into them
             if item is None or (isinstance(item, (dict, list)) and has_null(item)):
                 pruned.null = True
-            return item
+            continue
         if item is None:
             pruned.null = True
-        return _field(key, item, schema, (), pruned)
-    out = _mapped(obj, root)
-    return out, pruned, pruned.null
+        new = _field(key, item, schema, (), pruned)
+        if new is not item:
+            out = dict(obj) if out is None else out
+            if new is _DROP:
+                del out[key]
+            else:
+                out[key] = new
+    return (obj if out is None else out), pruned, pruned.null
 
 
 def _field(key: str, value: Any, schema: Node, parent: Path, pruned: _Pruned) -> Any:
@@ -98,13 +103,25 @@ def _walk(value: Any, schema: Node | None, path: Path, pruned: _Pruned) -> Any:
     if isinstance(value, dict):
         return _object(value, schema, path, pruned)
     if isinstance(value, list):
-        items = schema.items
-        return _listed(value, lambda i, item: _walk(item, items, (*path, i), pruned))
+        return _items(value, schema.items, path, pruned)
     return value
 
 
+def _items(value: list[Any], items: Node | None, path: Path, pruned: _Pruned) -> list[Any]:
+    """:func:`_walk` of every item (a scalar has nothing to prune, under any schema)."""
+    out: list[Any] | None = None
+    for i, item in enumerate(value):
+        if isinstance(item, (dict, list)):
+            new = _walk(item, items, (*path, i), pruned)
+            if new is not item:
+                out = list(value) if out is None else out
+                out[i] = new
+    return value if out is None else out
+
+
 def _object(value: dict[str, Any], schema: Node, path: Path, pruned: _Pruned) -> dict[str, Any]:
-    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call)."""
+    """:func:`_field` of every item, inline (the walk's hot loop: scalars of known fields cost no call, nor
+    does a step into an object or a list that keeps no unknown fields)."""
     out: dict[str, Any] | None = None
     properties, additional, embedded = schema.properties, schema.additional, schema.embedded
     for key, item in value.items():
@@ -123,7 +140,12 @@ def _object(value: dict[str, Any], schema: Node, path: Path, pruned: _Pruned) ->
             if embedded and key in ("apiVersion", "kind"):  # not walked, but drop_nulls may go into it
                 pruned.null = pruned.null or has_null(item)
                 continue
-            new = _walk(item, sub, (*path, key), pruned)
+            if sub.preserve_unknown:
+                new = _skip(item, sub, (*path, key), pruned)
+            elif isinstance(item, dict):
+                new = _object(item, sub, (*path, key), pruned)
+            else:
+                new = _items(item, sub.items, (*path, key), pruned)
             if new is not item:
                 out = dict(value) if out is None else out
                 out[key] = new
@@ -221,14 +243,15 @@ def _default_of(schema: Node) -> Any:
 
 def default(value: Any, schema: Node | None) -> Any:
     """``value`` with the schema's defaults where a field is missing (or a non-nullable null)."""
-    if schema is None or not schema.carries("default"):
+    if schema is None:
+        return value
+    carries, known, additional, defaulted, items = _DEFAULTING.get(schema) or _defaulting(schema)
+    if not carries:
         return value
     if isinstance(value, dict):
-        carrying, additional = schema.carrying("default")
-        properties = schema.properties
         out: dict[str, Any] | None = None
         for key, item in value.items():
-            sub = carrying.get(key) if key in properties else additional
+            sub = known.get(key, additional)
             if sub is None or (not isinstance(item, (dict, list)) and item is not None):
                 continue  # nothing below has a default, or a scalar: nothing to fill in
             new = _default_of(sub) if _null_to_default(item, sub) else default(item, sub)
@@ -236,10 +259,34 @@ def default(value: Any, schema: Node | None) -> Any:
                 out = dict(value) if out is None else out
                 out[key] = new
         done = value if out is None else out
-        missing = {key: _default_of(sub) for key, sub in schema.defaulted if key not in done}
+        if not defaulted:
+            return done
+        missing = {key: _default_of(sub) for key, sub in defaulted if key not in done}
         return {**done, **missing} if missing else done
-    if isinstance(value, list) and schema.items is not None:
-        items = schema.items
-        return _listed(value, lambda i, item: _default_of(items) if _null_to_default(item, items)
-                       else default(item, items))
+    if isinstance(value, list) and items is not None:
+        changed: list[Any] | None = None
+        for i, item in enumerate(value):
+            new = _default_of(items) if _null_to_default(item, items) else default(item, items)
+            if new is not item:
+                changed = list(value) if changed is None else changed
+                changed[i] = new
+        return value if changed is None else changed
     return value
+
+
+# What :func:`default` knows of a schema node: whether a default lies at or below it, each property's node
+# where one lies below it (else None), the additionalProperties schema where one does, the properties with a
+# default of their own (in schema order), and the items' schema where a default lies below it.
+_Defaulting = tuple[bool, dict[str, Node | None], Node | None, tuple[tuple[str, Node], ...], Node | None]
+_DEFAULTING: dict[Node, _Defaulting] = {}
+
+
+def _defaulting(schema: Node) -> _Defaulting:
+    carries = schema.carries("default")
+    carrying, additional = schema.carrying("default") if carries else ({}, None)
+    items = schema.items if carries else None
+    entry = _DEFAULTING[schema] = (
+        carries, {key: carrying.get(key) for key in schema.properties} if carries else {}, additional,
+        schema.defaulted if carries else (), items if items is not None and items.carries("default") else None,
+    )
+    return entry

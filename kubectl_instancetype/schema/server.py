@@ -17,7 +17,7 @@ from typing import Any
 from ..api.golang import go_json
 from ..api.versions import removed_version_problem
 from ..records import dataclass, field
-from . import cel, mutating, names, objectmeta, openapi, prune, registry, scale
+from . import mutating, names, objectmeta, openapi, prune, registry, scale
 from .fielderror import FieldError, Path, dotted
 from .objectmeta import json_kind
 from .tables import MAIN, crd_schemas
@@ -181,7 +181,8 @@ def _validate(obj: dict[str, Any], meta: dict[str, Any], crd: registry.CRD,
         head = f'{crd.kind}.{crd.group} "{name}" is invalid: '
         problems = [Problem(e.path, head + e.text()) for e in errors]
         return refused(VALIDATE, problems, warnings=tuple(warnings), pruned=pruned, errors=tuple(errors))
-    warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(_users(stored, crd))]
+    if stored["metadata"].get("finalizers"):  # most objects have none to warn about
+        warnings += [Problem(("metadata", "finalizers"), w) for w in names.finalizer_warnings(_users(stored, crd))]
     return Admission(ACCEPTED, "", obj, stored, (), tuple(warnings), pruned)
 
 
@@ -205,11 +206,12 @@ def field_errors(stored: dict[str, Any], crd: registry.CRD, release: str = MAIN)
     with the schemas of ``release``."""
     schema = crd_schemas(release)[crd.kind]
     errors = names.validate_meta(stored["metadata"], crd.namespaced)
-    errors += openapi.validate(stored, schema)
+    rules: list[FieldError] = []  # the CEL rules' failures, found on the schema's walk (cel.check_rules)
+    errors += openapi.validate(stored, schema, rules=rules)
     if crd.scale:
         errors += scale.spec_replicas(stored)
     if not any(e.blocking for e in errors):
-        errors += cel.check_rules(stored, schema)
+        errors += rules
     if not errors:
         errors = names.path_segment_errors(stored["metadata"])
     return errors

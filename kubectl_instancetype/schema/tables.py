@@ -38,7 +38,7 @@ class Node:
     """
 
     def __init__(self, raw: Mapping[str, Any], child: Callable[[Any], Node],
-                 carries: tuple[bool, bool] | None = None) -> None:
+                 carries: Flags | None = None) -> None:
         self._raw, self._child, self._carries = raw, child, carries
         self._carrying: dict[str, tuple[Mapping[str, Node], Node | None]] = {}
         kind = raw.get("t")
@@ -95,20 +95,47 @@ class Node:
         return found
 
     @cached_property
+    def refs(self) -> frozenset[str]:
+        """The definitions this node and the inline nodes below it refer to (without following them)."""
+        return _refs(self._raw)
+
+    @cached_property
     def defaulted(self) -> tuple[tuple[str, Node], ...]:
         """The properties that have a default of their own, in schema order."""
         return tuple((key, sub) for key, sub in self.properties.items() if sub.default is not NO_DEFAULT)
 
     def carries(self, what: str) -> bool:
-        """Whether this node or one below it has CEL ``rules`` (``what="rules"``) or a ``default``."""
+        """Whether this node or one below it has CEL ``rules`` (``what="rules"``), a ``default`` or ``required``
+        properties."""
         if self._carries is None:
             self._carries = _carries_inline(self._raw)
-        return self._carries[0] if what == "rules" else self._carries[1]
+        return self._carries[_CARRIED[what]]
+
+
+_CARRIED = {"rules": 0, "default": 1, "required": 2}  # the place of each in a node's flags
 
 
 def go_regexp(pattern: str) -> re.Pattern[str]:
     """A Go (RE2) pattern as a Python one: ``$`` ends the text, it does not also match before a newline."""
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+def _refs(raw: Mapping[str, Any]) -> frozenset[str]:
+    """The definitions an inline table node and the nodes below it refer to."""
+    found: set[str] = set()
+    _add_refs(raw, found)
+    return frozenset(found)
+
+
+def _add_refs(raw: Mapping[str, Any], found: set[str]) -> None:
+    if "ref" in raw:
+        found.add(raw["ref"])
+    for sub in raw.get("p", {}).values():
+        _add_refs(sub, found)
+    for key in ("i", "a"):
+        sub = raw.get(key)
+        if isinstance(sub, Mapping):
+            _add_refs(sub, found)
 
 
 def _children(raw: Mapping[str, Any]) -> list[Any]:
@@ -118,26 +145,30 @@ def _children(raw: Mapping[str, Any]) -> list[Any]:
             *([] if isinstance(add, bool) or add is None else [add])]
 
 
-def _here(raw: Mapping[str, Any]) -> tuple[bool, bool]:
-    return bool(raw.get("v")), "d" in raw
+Flags = tuple[bool, bool, bool]  # what a node carries (see Node.carries), in the order of _CARRIED
 
 
-def _carries_inline(raw: Mapping[str, Any]) -> tuple[bool, bool]:
-    rules, default = _here(raw)
+def _here(raw: Mapping[str, Any]) -> Flags:
+    return bool(raw.get("v")), "d" in raw, bool(raw.get("r"))
+
+
+def _carries_inline(raw: Mapping[str, Any]) -> Flags:
+    rules, default, required = _here(raw)
     for sub in _children(raw):
         below = _carries_inline(sub)
-        rules, default = rules or below[0], default or below[1]
-    return rules, default
+        rules, default, required = rules or below[0], default or below[1], required or below[2]
+    return rules, default, required
 
 
-def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[tuple[bool, bool]]:
+def _carries_indexed(nodes: Sequence[Mapping[str, Any]]) -> list[Flags]:
     """``carries`` of every node of the CRD table in one pass (children always come before their parents)."""
-    flags: list[tuple[bool, bool]] = []
+    flags: list[Flags] = []
     for raw in nodes:
-        rules, default = _here(raw)
+        rules, default, required = _here(raw)
         for index in _children(raw):
-            rules, default = rules or flags[index][0], default or flags[index][1]
-        flags.append((rules, default))
+            below = flags[index]
+            rules, default, required = rules or below[0], default or below[1], required or below[2]
+        flags.append((rules, default, required))
     return flags
 
 
@@ -205,25 +236,50 @@ class Definitions:
             node = self.nodes[node.ref]
         return node
 
+    def reaches(self, node: Node, target: str) -> bool:
+        """Whether a value at ``node`` can hold one of definition ``target`` (``node`` refers to it, or to a
+        definition from which a chain of references leads to it): a walk looking for ``target`` skips the
+        rest."""
+        return not node.refs.isdisjoint(_reaching(self.nodes, target))
+
+
+_REACHING: dict[tuple[int, str], tuple[Mapping[str, Node], frozenset[str]]] = {}  # by id of the nodes (kept alive)
+
+
+def _reaching(nodes: Mapping[str, Node], target: str) -> frozenset[str]:
+    """``target`` and every definition of ``nodes`` from which a chain of references leads to it."""
+    entry = _REACHING.get((id(nodes), target))
+    if entry is None or entry[0] is not nodes:
+        # from the table itself where there is one: the nodes of definitions no value reaches stay unbuilt
+        refs = {name: _refs(raw) for name, raw in nodes.raws.items()} if isinstance(nodes, _Definitions) \
+            else {name: nodes[name].refs for name in nodes}
+        found, grown = {target}, True
+        while grown:
+            more = {name for name, to in refs.items() if name not in found and not to.isdisjoint(found)}
+            found |= more
+            grown = bool(more)
+        entry = _REACHING[(id(nodes), target)] = (nodes, frozenset(found))
+    return entry[1]
+
 
 class _Definitions(Mapping[str, Node]):
     """The definitions by name, each built when first resolved."""
 
     def __init__(self, raws: Mapping[str, Any]) -> None:
-        self._raws = raws
+        self.raws = raws
         self._built: dict[str, Node] = {}
 
     def __getitem__(self, name: str) -> Node:
         node = self._built.get(name)
         if node is None:
-            node = self._built[name] = _inline(self._raws[name])
+            node = self._built[name] = _inline(self.raws[name])
         return node
 
     def __iter__(self) -> Any:
-        return iter(self._raws)
+        return iter(self.raws)
 
     def __len__(self) -> int:
-        return len(self._raws)
+        return len(self.raws)
 
 
 def _inline(raw: Mapping[str, Any]) -> Node:

@@ -22,16 +22,23 @@ from .gotime import is_date_time
 from .tables import MAIN, NO_DEFAULT, Definitions, Node, kubevirt_definitions
 
 Problem = tuple[Path, str]
+QUANTITY = "k8s.io.apimachinery.pkg.api.resource.Quantity"  # the definition of a resource quantity
 
 
 def spec_problems(vm: dict[str, Any], definitions: Definitions | None = None, release: str = MAIN,
-                  decode: bool = True) -> list[Problem]:
+                  decode: bool = True, quantities: list[tuple[Path, Any]] | None = None) -> list[Problem]:
     """KubeVirt's complaints about ``vm['spec']``: (path with list indices, go-openapi message), with the
     definitions of ``release`` unless ``definitions`` are given (whose root is the spec's definition); with
-    ``decode``, a VM's decoding failure when the schema passes."""
+    ``decode``, a VM's decoding failure when the schema passes.
+
+    With ``quantities``, the walk also adds there every value (not null) whose definition is a Quantity, with
+    its path, for the decoding that follows the check (:func:`.mutating.decode`): where it finds no problem,
+    the walk goes everywhere along the definitions."""
     defs = definitions or kubevirt_definitions(release)
     out: list[Problem] = []
-    _node(vm.get("spec"), defs.nodes[defs.root], ("spec",), _Walk(defs, _seen(defs)), out)
+    walk = _walk(defs, quantities)
+    root = defs.nodes[defs.root]
+    _node(vm.get("spec"), walk.seen.get(root) or _see(root, walk), ("spec",), walk, out)
     if not out and decode:
         failure = godecode.decode_problem(vm.get("spec"))
         if failure is not None:
@@ -47,22 +54,30 @@ def _name(path: Path) -> str:
 # about (the right type and no enum; for strings and booleans no format either), and the container classes
 # of the right type when it has no enum (only their contents remain to check). Most of a VM's values are
 # such, and pass without the checks below or a path built for them.
-_Seen = tuple[Node, frozenset[type], frozenset[type]]
-_SEEN: dict[int, tuple[Any, dict[Node, _Seen]]] = {}  # by set of definitions (id of its nodes, kept alive)
+_Seen = tuple[Node, frozenset[type], frozenset[type], bool]  # and whether the node is a Quantity
+# What a walk knows of an object node (resolved), worked out on first use: what it knows of each property and
+# of the additionalProperties schema (None: the object is closed or open to anything), and whether the
+# object is closed (an unknown key is a forbidden property).
+_Fields = tuple[dict[str, _Seen], _Seen | None, bool]
+_SEEN: dict[int, tuple[Any, dict[Node, _Seen], dict[Node, _Fields]]] = {}  # by set of definitions (id of its
+# nodes, kept alive)
 
 
 class _Walk(NamedTuple):
-    """One check's definitions and what is known of their nodes."""
+    """One check's definitions, what is known of their nodes, and where it adds the quantities it meets (None:
+    nowhere)."""
 
     defs: Definitions
     seen: dict[Node, _Seen]
+    fields: dict[Node, _Fields]
+    quantities: list[tuple[Path, Any]] | None
 
 
-def _seen(defs: Definitions) -> dict[Node, _Seen]:
+def _walk(defs: Definitions, quantities: list[tuple[Path, Any]] | None) -> _Walk:
     entry = _SEEN.get(id(defs.nodes))
     if entry is None or entry[0] is not defs.nodes:
-        entry = _SEEN[id(defs.nodes)] = (defs.nodes, {})
-    return entry[1]
+        entry = _SEEN[id(defs.nodes)] = (defs.nodes, {}, {})
+    return _Walk(defs, entry[1], entry[2], quantities)
 
 
 def _see(node: Node, walk: _Walk) -> _Seen:
@@ -75,12 +90,31 @@ def _see(node: Node, walk: _Walk) -> _Seen:
         if _type_problem(0, resolved) is None:
             leaves.add(int)
         typed.update(cls for cls, sample in ((dict, {}), (list, [])) if _type_problem(sample, resolved) is None)
-    seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed))
+    seen = walk.seen[node] = (resolved, frozenset(leaves), frozenset(typed), node.ref == QUANTITY)
     return seen
 
 
-def _node(value: Any, node: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
-    node, leaves, typed = walk.seen.get(node) or _see(node, walk)
+def _fields(node: Node, walk: _Walk) -> _Fields:
+    additional = node.additional
+    fields = walk.fields[node] = (
+        {},  # filled as the walk meets each property (:func:`_field`): most are never met
+        (walk.seen.get(additional) or _see(additional, walk)) if isinstance(additional, Node) else None,
+        additional is False,
+    )
+    return fields
+
+
+def _field(node: Node, key: str, walk: _Walk) -> _Seen | None:
+    """What the walk knows of property ``key`` of ``node`` (None: no such property), kept in its fields."""
+    sub = node.properties.get(key)
+    if sub is None:
+        return None
+    seen = walk.fields[node][0][key] = walk.seen.get(sub) or _see(sub, walk)
+    return seen
+
+
+def _node(value: Any, seen: _Seen, path: Path, walk: _Walk, out: list[Problem]) -> None:
+    node, leaves, typed, _ = seen
     cls = value.__class__
     if cls in leaves:
         return
@@ -88,8 +122,7 @@ def _node(value: Any, node: Node, path: Path, walk: _Walk, out: list[Problem]) -
         if cls is dict:
             _object(value, node, path, walk, out)
         elif node.items is not None:
-            for i, item in enumerate(value):
-                _node(item, node.items, (*path, i), walk, out)
+            _items(value, node.items, path, walk, out)
         return
     types = node.types
     if value is None:
@@ -108,24 +141,35 @@ def _node(value: Any, node: Node, path: Path, walk: _Walk, out: list[Problem]) -
     if isinstance(value, dict):
         _object(value, node, path, walk, out)
     elif isinstance(value, list) and node.items is not None:
-        for i, item in enumerate(value):
-            _node(item, node.items, (*path, i), walk, out)
+        _items(value, node.items, path, walk, out)
+
+
+def _items(value: list[Any], items: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
+    seen = walk.seen.get(items) or _see(items, walk)
+    leaves = seen[1]
+    for i, item in enumerate(value):
+        if seen[3] and walk.quantities is not None and item is not None:
+            walk.quantities.append(((*path, i), item))
+        if item.__class__ not in leaves:
+            _node(item, seen, (*path, i), walk, out)
 
 
 def _object(value: dict[str, Any], node: Node, path: Path, walk: _Walk, out: list[Problem]) -> None:
     if node.required and not value.keys() >= node.required_set:
         out.extend(((*path, key), f"{_name(path)}.{key} in body is required") for key in node.required
                    if key not in value and not _defaulted(node, key))
-    properties, additional = node.properties, node.additional
-    seen = walk.seen
+    known, additional, closed = walk.fields.get(node) or _fields(node, walk)
     for key, item in value.items():
-        sub = properties.get(key)
-        if sub is None and isinstance(additional, Node):
-            sub = additional
-        if sub is not None:
-            if item.__class__ not in (seen.get(sub) or _see(sub, walk))[1]:
-                _node(item, sub, (*path, key), walk, out)
-        elif additional is False:
+        seen = known.get(key) or _field(node, key, walk) or additional
+        if seen is not None:
+            if seen[3] and walk.quantities is not None and item is not None:
+                walk.quantities.append(((*path, key), item))
+            cls = item.__class__
+            if cls is dict and cls in seen[2]:  # an object where one belongs: straight to its fields
+                _object(item, seen[0], (*path, key), walk, out)
+            elif cls not in seen[1]:
+                _node(item, seen, (*path, key), walk, out)
+        elif closed:
             out.append(((*path, key), f"{_name(path)}.{key} in body is a forbidden property"))
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from ..escape.terminal import one_line
 from ..gonum import yaml_float
 from . import keyorder
+from .keyorder import SIMPLE_KEYS as _SIMPLE_KEYS
 from .load import resolve_plain
 
 _WIDTH = 80  # go-yaml's best_width: scalars fold at the first lone space written past this column
@@ -78,7 +79,9 @@ _TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?"
     r"(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?\Z"
 )
-_STRS: dict[str, tuple[int, str]] = {}  # string -> (style, text on one line)
+# string -> (style, text on one line, the column the text must start before to stay on one line: -1 for a
+# literal block, which never does; beyond any column for a text without a space to fold at)
+_STRS: dict[str, tuple[int, str, int]] = {}
 _KEYS: dict[str, str] = {}  # key -> "key:" text, or "" for keys written as "? key"
 _CACHE_LIMIT = 200_000
 _PADDED = 64
@@ -285,24 +288,30 @@ def _map(m: dict[str, Any], indent: int, out: list[str], lead: str | None) -> No
     pad = _PADS[indent] if indent < _PADDED else " " * indent
     if lead is None:
         lead = pad
-    for key in keyorder.ordered(m):
-        kt = _KEYS.get(key)
-        if kt is None:
-            kt = _key_text(key)
+    keys = sorted(m)  # keyorder.ordered's first answer, inline: most mappings' keys sort by code point
+    if len(keys) > 1 and not _SIMPLE_KEYS.issuperset(keys):
+        keys = keyorder.ordered(m)
+    for key in keys:
+        kt = _KEYS.get(key) or _key_text(key)
         value = m[key]
         kind = type(value)
-        if not kt:
+        # _scalar's one-line case first, inline: most values (a key written "? key" has an empty kt)
+        if kind is str and kt and (info := _STRS.get(value)) is not None and indent + len(kt) + 1 < info[2]:
+            out.append(f"{lead}{kt} {info[1]}\n")
+        elif not kt:
             out.append(lead + "? " + _scalar(key, indent + 2, indent + 2))
             _seq([value], indent, out, pad, ": ")
-        elif kind is dict and value:
-            out.append(f"{lead}{kt}\n")
-            _map(value, indent + 2, out, None)
+        elif kind is dict:
+            if value:
+                out.append(f"{lead}{kt}\n")
+                _map(value, indent + 2, out, None)
+            else:
+                out.append(f"{lead}{kt} {{}}\n")
         elif kind is list and value:
             out.append(f"{lead}{kt}\n")
             _seq(value, indent, out, pad)
-        elif kind is str and (info := _STRS.get(value)) is not None and info[0] != _LITERAL and (
-                indent + len(kt) + 1 + len(info[1]) <= _WIDTH or " " not in info[1]):
-            out.append(f"{lead}{kt} {info[1]}\n")  # _scalar's one-line case, inline: most values
+        elif kind is int:
+            out.append(f"{lead}{kt} {value}\n")  # _scalar's, inline
         else:
             out.append(f"{lead}{kt} " + _scalar(value, indent + len(kt) + 1, indent + 2))
         lead = pad
@@ -335,11 +344,11 @@ def _scalar(value: Any, col: int, indent: int) -> str:
     if kind is str:
         info = _STRS.get(value)
         if info is None:
-            info = _STRS[value] = _analyse(value)
-        style, text = info
+            info = _STRS[value] = _info(value)
+        style, text, before = info
         if style == _LITERAL:
             return _literal(value, indent)
-        if col + len(text) > _WIDTH and " " in text:
+        if col >= before:  # past column 80, with a space to break at
             return _fold(text, col, indent, style) + "\n"
         return text + "\n"
     if kind is bool:
@@ -379,6 +388,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _info(s: str) -> tuple[int, str, int]:
+    """What :data:`_STRS` keeps of ``s``."""
+    style, text = _analyse(s)
+    if style == _LITERAL:
+        return style, text, -1
+    return style, text, _WIDTH + 1 - len(text) if " " in text else _NO_FOLD
+
+
+_NO_FOLD = 1 << 62  # beyond any column
 
 
 def _analyse(s: str) -> tuple[int, str]:
@@ -481,7 +501,7 @@ def _key_text(key: Any) -> str:
     else:
         info = _STRS.get(key)
         if info is None:
-            info = _STRS[key] = _analyse(key)
+            info = _STRS[key] = _info(key)
         text = info[1] + ":"
     _KEYS[key] = text
     return text

@@ -13,12 +13,12 @@ from typing import Any
 
 # Keys made only of characters outside this class sort the same naturally and by code point.
 _UNNATURAL = re.compile(r"[^\x00-\x2f\x3a-\x5a\x61-\x7a]")
-_SIMPLE_KEYS: set[str] = set()
+SIMPLE_KEYS: set[str] = set()  # keys known to sort the same naturally and by code point
 _ORDERS: dict[tuple[str, ...], list[str]] = {}
 
 
 def clear_caches() -> None:
-    _SIMPLE_KEYS.clear()
+    SIMPLE_KEYS.clear()
     _ORDERS.clear()
 
 
@@ -29,15 +29,15 @@ def cache_size() -> int:
 def ordered(m: dict[str, Any]) -> list[str]:
     """The keys of ``m`` in go-yaml's order (code point order unless digits or odd symbols appear)."""
     keys = sorted(m)
-    if len(keys) < 2 or _SIMPLE_KEYS.issuperset(keys):
+    if len(keys) < 2 or SIMPLE_KEYS.issuperset(keys):
         return keys
     natural = False
     for key in keys:
-        if key not in _SIMPLE_KEYS:
+        if key not in SIMPLE_KEYS:
             if _UNNATURAL.search(key):
                 natural = True
             else:
-                _SIMPLE_KEYS.add(key)
+                SIMPLE_KEYS.add(key)
     if not natural:
         return keys
     signature = tuple(keys)

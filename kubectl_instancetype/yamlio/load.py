@@ -23,56 +23,20 @@ try:  # the C parser (libyaml), the one parser the tool reads YAML with
     from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
     _CParser = None
+    _NATIVE = False
 else:  # the classes of the events it makes (the builder dispatches on them)
     import _ruamel_yaml
-    from ruamel.yaml import events as _events
     from ruamel.yaml.events import AliasEvent, DocumentStartEvent
 
-    # libyaml's parser makes every event by calling these classes; ruamel.yaml's constructors run three
-    # Python frames an event (Event, NodeEvent, the class). These subclasses set the same attributes in one,
-    # and stand in for ruamel's in the parser module (only the tool reads YAML through it): a quarter of the
-    # time the parser spends on a file of VMs. Their names are ruamel's: the readers dispatch on them.
-    class ScalarEvent(_events.ScalarEvent):
-        __slots__ = ()
+    from .parser_events import CLASSES as _EVENT_CLASSES
+    from .parser_events import MappingStartEvent, ScalarEvent, SequenceStartEvent
+    from .parser_events import converted as _converted
 
-        def __init__(self, anchor: Any, tag: Any, implicit: Any, value: Any, start_mark: Any = None,
-                     end_mark: Any = None, style: Any = None, comment: Any = None) -> None:
-            self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
-            self.ctag, self.implicit, self.value, self.style = tag, implicit, value, style
-
-    def _start(self: Any, anchor: Any, tag: Any, implicit: Any, start_mark: Any = None, end_mark: Any = None,
-               flow_style: Any = None, comment: Any = None, nr_items: Any = None) -> None:
-        """A mapping's or a sequence's start."""
-        self.start_mark, self.end_mark, self.comment, self.anchor = start_mark, end_mark, comment, anchor
-        self.ctag, self.implicit, self.flow_style, self.nr_items = tag, implicit, flow_style, nr_items
-
-    def _end(self: Any, start_mark: Any = None, end_mark: Any = None, comment: Any = None) -> None:
-        """A mapping's or a sequence's end."""
-        self.start_mark, self.end_mark, self.comment = start_mark, end_mark, comment
-
-    class MappingStartEvent(_events.MappingStartEvent):
-        __slots__ = ()
-        __init__ = _start
-
-    class SequenceStartEvent(_events.SequenceStartEvent):
-        __slots__ = ()
-        __init__ = _start
-
-    class MappingEndEvent(_events.MappingEndEvent):
-        __slots__ = ()
-        __init__ = _end
-
-    class SequenceEndEvent(_events.SequenceEndEvent):
-        __slots__ = ()
-        __init__ = _end
-
-    for _event in (ScalarEvent, MappingStartEvent, SequenceStartEvent, MappingEndEvent, SequenceEndEvent):
+    for _event in _EVENT_CLASSES:
         setattr(_ruamel_yaml, _event.__name__, _event)
     _probe = _CParser("[a]")
-    if [type(_probe.get_event()) for _ in range(4)][2:] != [SequenceStartEvent, ScalarEvent]:
-        # a parser that does not make its events through these names: dispatch on ruamel's own classes
-        globals().update(ScalarEvent=_events.ScalarEvent, MappingStartEvent=_events.MappingStartEvent,
-                         SequenceStartEvent=_events.SequenceStartEvent)
+    # a parser that does not make its events through these names has its events converted (see _parser)
+    _NATIVE = [type(_probe.get_event()) for _ in range(4)][2:] == [SequenceStartEvent, ScalarEvent]
 
 #: ruamel's pure-Python parser is no fallback: it accepts and refuses other inputs than libyaml
 #: (``{image: quay.io/x:41}``, ``"\\ud800"``, tabs, NEL and LS line breaks …), and the tool must answer the
@@ -164,6 +128,7 @@ _SPECIAL_FLOAT = {
     ".nan": float("nan"), ".NaN": float("nan"), ".NAN": float("nan"),
 }
 _FIRST = frozenset("0123456789+-.~nNyYtTfFoO")
+_LETTERS = frozenset("nNyYtTfFoO")
 _TAG = "tag:yaml.org,2002:"
 
 
@@ -171,13 +136,16 @@ def resolve_plain(value: str) -> Any:
     """The value of an untagged plain scalar under YAML 1.1 (Kubernetes') rules."""
     if not value:
         return None
-    if value[0] not in _FIRST:
+    first = value[0]
+    if first not in _FIRST:
         return value
     if value in _NULL:
         return None
     b = _BOOL.get(value)
     if b is not None:
         return b
+    if first in _LETTERS:  # no number starts with a letter: a word that is no null or boolean is a string
+        return value
     if _INT.match(value):
         return _parse_int(value)
     if _FLOAT.match(value) and any(c.isdigit() for c in value):
@@ -319,7 +287,7 @@ class _Restoring:
     their colons."""
 
     def __init__(self, text: str, char: str) -> None:
-        self._parser = _CParser(_word_colon_re().sub(char, text))
+        self._parser = _native_parser(_word_colon_re().sub(char, text))
         self._char = char
 
     def check_event(self) -> bool:
@@ -328,6 +296,11 @@ class _Restoring:
     def get_event(self) -> Any:
         event = self._parser.get_event()
         char = self._char
+        if type(event) in _EVENT_CLASSES:  # its text, tag and anchor are among its (immutable) args
+            args = event.args
+            if any(arg.__class__ is str and char in arg for arg in args):
+                event = type(event)(*(arg.replace(char, ":") if arg.__class__ is str else arg for arg in args))
+            return event
         value = getattr(event, "value", None)
         if value.__class__ is str and char in value:
             event.value = value.replace(char, ":")
@@ -354,10 +327,35 @@ def _parser(text: str) -> Any:
     key = hash(text)
     char = _FLOW_COLON_TEXTS.get(key)
     if char is None:
-        return _CParser(text)
+        return _native_parser(text)
     if char in text:  # another text of the same hash chose it: choose again (reading a stand-in is harmless)
         char = _FLOW_COLON_TEXTS[key] = _stand_in(text)
     return _Restoring(text, char)
+
+
+def _native_parser(text: str) -> Any:
+    """libyaml's parser for ``text``, giving the events of :mod:`.parser_events`."""
+    return _CParser(text) if _NATIVE else _Converting(text)
+
+
+class _Converting:
+    """libyaml's parser where it makes ruamel's own events: each converted to its class of
+    :mod:`.parser_events` (a parser module that binds the event classes when it is built)."""
+
+    def __init__(self, text: str) -> None:
+        self._parser = _CParser(text)
+
+    def check_event(self) -> bool:
+        return bool(self._parser.check_event())
+
+    def get_event(self) -> Any:
+        return _converted(self._parser.get_event())
+
+    def check_token(self) -> bool:
+        return bool(self._parser.check_token())
+
+    def get_token(self) -> Any:
+        return self._parser.get_token()
 
 
 def tokens(text: str) -> Iterator[Any]:
@@ -473,8 +471,10 @@ class _Builder:
         count = 0
         max_nodes = self.limits.max_nodes
         max_depth = self.limits.max_depth
+        nonfinite = self.nonfinite
         # An explicit stack instead of recursion: deep nesting cannot exhaust Python's stack.
-        # [container, pending_key, anchor, start_count, start_mark, height of the children so far]
+        # [container, pending_key, anchor, start_count, start_mark, height of the children so far, (the key's
+        # event, while its value is read)]. The node events are read through their ``args`` (parser_events).
         stack: list[list[Any]] = []
         event: Any = first
         while True:
@@ -482,20 +482,23 @@ class _Builder:
             count += 1
             height = 0  # how deep the value just completed nests (an alias brings its anchor's)
             if kind is ScalarEvent:
-                if event.ctag is not None and event.tag and event.tag != "!":
-                    value: Any = _tagged(event.tag, event.value, _mark(event.start_mark, self.source))
-                elif event.style:
-                    value = event.value
-                elif event.value == "<<" and stack and stack[-1][1] is _NO_KEY and isinstance(stack[-1][0], dict):
+                anchor, tag, _, text, _, _, style = event.args
+                if tag and tag != "!":
+                    value: Any = _tagged(tag, text, _mark(event.start_mark, self.source))
+                elif style:
+                    value = text
+                elif text == "<<" and stack and stack[-1][1] is _NO_KEY and isinstance(stack[-1][0], dict):
                     value = _MERGE  # only a plain << in key position merges
+                elif text and text[0] not in _FIRST:
+                    value = text  # resolve_plain's first answer, inline: most plain scalars are words
                 else:
-                    value = resolve_plain(event.value)
-                if value.__class__ is float and not math.isfinite(value) and not self.nonfinite:
+                    value = resolve_plain(text)
+                if value.__class__ is float and not math.isfinite(value) and not nonfinite:
                     raise InputError(
-                        f"{event.value!r} is not a number JSON can hold: kubectl and the API server refuse "
+                        f"{text!r} is not a number JSON can hold: kubectl and the API server refuse "
                         "infinities and NaN", _mark(event.start_mark, self.source))
-                if event.anchor:
-                    anchors[event.anchor] = (value, 1, 0)
+                if anchor:
+                    anchors[anchor] = (value, 1, 0)
             elif kind is AliasEvent:
                 if event.anchor not in anchors:
                     raise InputError(
@@ -509,18 +512,18 @@ class _Builder:
                         _mark(event.start_mark, self.source),
                     )
             elif kind is MappingStartEvent or kind is SequenceStartEvent:
-                if event.ctag is not None and event.tag not in _COLLECTION_TAGS:
+                anchor, tag, _, mark, _, _ = event.args
+                if tag is not None and tag not in _COLLECTION_TAGS:
                     raise InputError(
-                        f"unsupported YAML tag {event.tag!r} (only the standard YAML types are accepted)",
-                        _mark(event.start_mark, self.source),
+                        f"unsupported YAML tag {tag!r} (only the standard YAML types are accepted)",
+                        _mark(mark, self.source),
                     )
                 if len(stack) >= max_depth:
                     raise InternalLimitError(
                         f"document nested deeper than the limit of {max_depth} levels",
-                        _mark(event.start_mark, self.source),
+                        _mark(mark, self.source),
                     )
-                container: Any = {} if kind is MappingStartEvent else []
-                stack.append([container, _NO_KEY, event.anchor, count, event.start_mark, 0])
+                stack.append([{} if kind is MappingStartEvent else [], _NO_KEY, anchor, count, mark, 0])
                 event = get()
                 continue
             else:  # MappingEndEvent / SequenceEndEvent
@@ -540,17 +543,17 @@ class _Builder:
             if height > top[5]:
                 top[5] = height
             parent = top[0]
-            if isinstance(parent, list):
+            if parent.__class__ is list:
                 parent.append(value)
             elif top[1] is _NO_KEY:
                 top[1] = value
-                top.append(event.start_mark)
+                top.append(event)
             else:
-                key, mark = top[1], top.pop()
+                key, keyed = top[1], top.pop()
                 if key.__class__ is str and key not in parent:
                     parent[key] = value  # the common case, inline
                 else:
-                    self._put(parent, mark, key, value)
+                    self._put(parent, keyed.start_mark, key, value)
                 top[1] = _NO_KEY
             event = get()
 
