@@ -10,7 +10,7 @@ Only the settings that VM expansion and VMI rendering read are modelled; every o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .api.releases import DEFAULT as DEFAULT_RELEASE
@@ -469,3 +469,20 @@ class _Reader:
             return canonical(value)
         except (ValueError, TypeError) as exc:
             raise InputError(f"{self.path}.{key}: invalid quantity {value!r}: {exc}", self.where) from None
+
+
+def remembered(cfg: ClusterConfig, compute: Callable[[ClusterConfig, str], Any], arg: str) -> Any:
+    """``compute(cfg, arg)``, kept for the configuration last asked: a run renders many VMs under one
+    configuration, and the rules ask the same of it for every VM (its feature gates, its machine types)."""
+    global _remembered
+    kept = _remembered
+    if kept[0] is not cfg:
+        kept = _remembered = (cfg, {})
+    key = (compute, arg)
+    answers = kept[1]
+    if key not in answers:
+        answers[key] = compute(cfg, arg)
+    return answers[key]
+
+
+_remembered: tuple[ClusterConfig | None, dict[Any, Any]] = (None, {})

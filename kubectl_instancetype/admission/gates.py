@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.releases import MAIN
-from ..config import ClusterConfig
+from ..config import ClusterConfig, remembered
 from ..packagedata import json_beside
 from .cause import Cause
 
@@ -66,24 +66,8 @@ def _developer(cfg: ClusterConfig) -> dict[str, Any]:
 def is_enabled(cfg: ClusterConfig, gate: str) -> bool:
     """Whether ``gate`` is on in the cluster's release. From v1.9.0 ``featuregate.IsEnabled``: GA, else named,
     else not disabled and Beta; before, ``isFeatureGateEnabled``: GA, else named (registered or not)."""
-    # The rules ask a few gates of one configuration for every VM: the answers are kept for the configuration
-    # last asked (a value for the whole run), not worked out again.
-    answers = _answers
-    if answers[0] is not cfg:
-        answers = _remember(cfg)
-    known = answers[1].get(gate)
-    if known is None:
-        known = answers[1][gate] = _is_enabled(cfg, gate)
-    return known
-
-
-def _remember(cfg: ClusterConfig) -> tuple[ClusterConfig, dict[str, bool]]:
-    global _answers
-    _answers = (cfg, {})
-    return _answers
-
-
-_answers: tuple[ClusterConfig | None, dict[str, bool]] = (None, {})
+    # asked of one configuration for every VM: worked out once a run
+    return bool(remembered(cfg, _is_enabled, gate))
 
 
 def _is_enabled(cfg: ClusterConfig, gate: str) -> bool:

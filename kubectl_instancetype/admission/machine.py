@@ -8,7 +8,7 @@ Sources: pkg/virt-api/webhooks/validating-webhook/admitters/vmi-create-admitter.
 from __future__ import annotations
 
 from ..api.gomatch import match
-from ..config import ClusterConfig
+from ..config import ClusterConfig, remembered
 from . import arch, gates
 from . import hyperv as hyperv_rules
 from .cause import Cause, FieldPath, Spec
@@ -31,16 +31,9 @@ def emulated_machine(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[C
 
 
 def _allowed(cfg: ClusterConfig, arch: str) -> tuple[str, ...]:
-    """``cfg.emulated_machines_for(arch)``, kept for the configuration and architecture last asked: a value of
-    the configuration, asked for every VM."""
-    global _last
-    last = _last
-    if last[0] is not cfg or last[1] != arch:
-        last = _last = (cfg, arch, cfg.emulated_machines_for(arch))
-    return last[2]
-
-
-_last: tuple[ClusterConfig | None, str, tuple[str, ...]] = (None, "", ())
+    """``cfg.emulated_machines_for(arch)``, asked for every VM: worked out once a run."""
+    patterns: tuple[str, ...] = remembered(cfg, ClusterConfig.emulated_machines_for, arch)
+    return patterns
 
 
 def per_arch(field: FieldPath, spec: Spec, cfg: ClusterConfig) -> list[Cause]:

@@ -31,21 +31,8 @@ def developer(cfg: ClusterConfig) -> dict[str, Any]:
 
 
 def gate(cfg: ClusterConfig, name: str) -> bool:
-    """Whether feature gate ``name`` is on (its state at the configured release; asked a dozen times a Pod, so
-    remembered per configuration)."""
-    known = _GATES.get(id(cfg))
-    if known is None or known[0] is not cfg:
-        known = _GATES[id(cfg)] = (cfg, {})
-        if len(_GATES) > 64:
-            _GATES.clear()
-            _GATES[id(cfg)] = known
-    answers = known[1]
-    if name not in answers:
-        answers[name] = is_enabled(cfg, name)
-    return answers[name]
-
-
-_GATES: dict[int, tuple[ClusterConfig, dict[str, bool]]] = {}
+    """Whether feature gate ``name`` is on (its state at the configured release)."""
+    return is_enabled(cfg, name)
 
 
 def cpu_allocation_ratio(cfg: ClusterConfig) -> int:
